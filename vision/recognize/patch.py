@@ -1,0 +1,118 @@
+"""Geometry of a card's corner index, and cutting it out of a camera image.
+
+Both the detector (vision/detect) and the classifier (vision/recognize) must agree on
+exactly which part of a card is an "index patch", otherwise a network trained on one
+crop is fed another. This module is that single agreement: the crop is given as
+fractions of the card's width and height (so it holds for any deck size and any
+camera distance), and the patch is always upright and of one fixed size.
+
+A card quad is four image points, clockwise on screen, starting at the printed
+top-left of the card (up to 180°: the bottom-right corner carries the same index,
+printed upside down). `extract_index_patches` warps both index corners straight out
+of the image (no full-card warp, so it costs two small `warpPerspective` calls) and
+returns them as upright patches: top-left first, then bottom-right turned by 180°.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+#: Card width / height of a standard (poker/bridge-ish) card, 63 x 88 mm.
+CARD_ASPECT = 63.0 / 88.0
+
+#: The index crop, as fractions of the card: (x0, y0, x1, y1), measured from the printed
+#: top-left corner, x along the short (top) edge, y along the long (left) edge. Chosen
+#: wide enough to hold the rank and the small suit pip under it across the Debian decks
+#: (some print them quite far in), yet small enough to stay clear of the court figure.
+INDEX_BOX = (0.0, 0.0, 0.22, 0.31)
+
+#: Patch size in pixels (width, height); patches are BGR uint8 of shape (H, W, 3).
+PATCH_W = 32
+PATCH_H = 64
+PATCH_SIZE = (PATCH_W, PATCH_H)
+
+
+def normalize_quad(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+    """Return the quad as a float32 (4, 2) array, clockwise on screen, with the first
+    edge a short one.
+
+    Why: detectors and hand-written test quads differ in winding and in which corner
+    they start at; a counter-clockwise quad would give mirror-image glyphs, and a start
+    shifted by 90° would crop a corner without an index. A start shifted by 180° is
+    harmless (the opposite corner carries the same index), so this never needs to know
+    the printed orientation.
+    """
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    x, y = q[:, 0], q[:, 1]
+    area2 = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    if area2 < 0:  # counter-clockwise on screen (y points down): reverse, keep start
+        q = q[[0, 3, 2, 1]]
+    e01 = float(np.linalg.norm(q[1] - q[0]))
+    e12 = float(np.linalg.norm(q[2] - q[1]))
+    if e01 > e12 * 1.02:  # starts on a long edge: the index corner is the next one
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def _card_to_image(quad: np.ndarray) -> np.ndarray:
+    """Homography from unit card coordinates (0..1, 0..1) to image pixels."""
+    src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    return cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+
+
+def index_quads(quad: Sequence[Sequence[float]] | np.ndarray) -> list[np.ndarray]:
+    """The two index regions as image quads (each (4, 2) float32): top-left, bottom-right.
+
+    Useful to decide whether a corner is covered by another card.
+    """
+    q = normalize_quad(quad)
+    out = []
+    for start in (0, 2):
+        h = _card_to_image(np.roll(q, -start, axis=0))
+        x0, y0, x1, y1 = INDEX_BOX
+        pts = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
+        out.append(cv2.perspectiveTransform(pts, h)[0])
+    return out
+
+
+def _patch_from_card(patch_size: tuple[int, int]) -> np.ndarray:
+    """Affine-as-homography from patch pixels to unit card coordinates."""
+    pw, ph = patch_size
+    x0, y0, x1, y1 = INDEX_BOX
+    return np.array(
+        [[(x1 - x0) / pw, 0, x0], [0, (y1 - y0) / ph, y0], [0, 0, 1]], dtype=np.float64
+    )
+
+
+def extract_index_patches(
+    image: np.ndarray,
+    quad: Sequence[Sequence[float]] | np.ndarray,
+    patch_size: tuple[int, int] = PATCH_SIZE,
+) -> list[np.ndarray]:
+    """Cut both corner indices of the card `quad` out of `image` (BGR, or grey).
+
+    Returns two upright patches of `patch_size` (width, height), same channels as the
+    image: the top-left index, then the bottom-right index turned by 180°. Parts of the
+    crop outside the image are filled by replicating the border.
+    """
+    q = normalize_quad(quad)
+    pw, ph = patch_size
+    # Sample at pixel centres: patch pixel (u, v) -> card (u + .5, v + .5) scaled.
+    shift = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], dtype=np.float64)
+    p2c = _patch_from_card(patch_size) @ shift
+    patches = []
+    for start in (0, 2):
+        c2i = _card_to_image(np.roll(q, -start, axis=0)).astype(np.float64)
+        m = c2i @ p2c
+        # Pixel centre convention of warpPerspective maps dst (u, v) through M^-1 to src;
+        # give it the patch->image map directly with WARP_INVERSE_MAP.
+        m = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], dtype=np.float64) @ m
+        patch = cv2.warpPerspective(
+            image, m, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        patches.append(patch)
+    return patches
