@@ -20,6 +20,7 @@ from hardware.errors import ConfigError, InvalidPin, PinConflict
 GPIO_PINS = range(0, 28)
 #: The non-seat buttons, by the name their `ButtonEvent.button` carries.
 COMMAND_BUTTONS = ("confirm", "undo", "new_game")
+_RGB = ("red", "green", "blue")
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
@@ -175,7 +176,7 @@ class GpioConfig:
         trump_data = data.get("trump") or {}
         _only_keys(trump_data, "trump", set(TRUMP_SUITS))
         trump = TrumpPins(
-            **{_SUIT_NAMES[s]: _pin(trump_data.get(s), f"trump.{s}") for s in TRUMP_SUITS}
+            **{_SUIT_NAMES[s]: _pin(trump_data.get(s), f"trump {_SUIT_NAMES[s]} LED") for s in TRUMP_SUITS}
         )
         buttons_data = data.get("buttons") or {}
         _only_keys(buttons_data, "buttons", set(COMMAND_BUTTONS))
@@ -185,9 +186,9 @@ class GpioConfig:
         return cls(
             seats=seats,
             trump=trump,
-            status_led=_pin(data.get("status_led"), "status_led"),
+            status_led=_pin(data.get("status_led"), "status LED"),
             buzzer=_pin(data.get("buzzer"), "buzzer"),
-            **{n: _pin(buttons_data.get(n), f"buttons.{n}") for n in COMMAND_BUTTONS},
+            **{n: _pin(buttons_data.get(n), f"{n} button") for n in COMMAND_BUTTONS},
             **options,
         )
 
@@ -236,18 +237,20 @@ def _seat_from(data: Any, number: int) -> SeatPins:
     if led_data is None:
         led = None
     elif isinstance(led_data, (list, tuple)) and len(led_data) == 3:
-        led = RgbPins(*(_pin(v, f"{where}.led") for v in led_data))  # type: ignore[arg-type]
+        pins = [_pin(v, f"seat {number} LED {c}") for v, c in zip(led_data, _RGB)]
+        led = RgbPins(*pins)  # type: ignore[arg-type]
     elif isinstance(led_data, Mapping):
-        _only_keys(led_data, f"{where}.led", {"red", "green", "blue"})
-        missing = {"red", "green", "blue"} - set(led_data)
+        _only_keys(led_data, f"{where}.led", set(_RGB))
+        missing = set(_RGB) - set(led_data)
         if missing:
             raise ConfigError(f"{where}.led", f"missing {sorted(missing)}")
-        led = RgbPins(*(_pin(led_data[c], f"{where}.led.{c}") for c in ("red", "green", "blue")))  # type: ignore[arg-type]
+        pins = [_pin(led_data[c], f"seat {number} LED {c}") for c in _RGB]
+        led = RgbPins(*pins)  # type: ignore[arg-type]
     else:
         raise ConfigError(f"{where}.led", f"must be [red, green, blue] pins, got {led_data!r}")
     if led is not None and None in (led.red, led.green, led.blue):
         raise ConfigError(f"{where}.led", "an RGB LED needs all three pins")
-    return SeatPins(led=led, button=_pin(data.get("button"), f"{where}.button"))
+    return SeatPins(led=led, button=_pin(data.get("button"), f"seat {number} button"))
 
 
 #: The wiring table of hardware/README.md, in the dict form of `GpioConfig.from_dict`.
