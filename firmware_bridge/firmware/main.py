@@ -1,0 +1,45 @@
+"""Pico entry point: USB serial <-> Board, WS2812 strip, two TM1637s, buzzer.
+
+Copied to the Pico with mpremote (see firmware_bridge/README.md); MicroPython runs
+main.py at boot. Pin numbers are the wiring described in the README.
+"""
+
+import select
+import sys
+
+import micropython
+
+import pico_hw
+from board import STRIP_LENGTH, Board
+
+STRIP_PIN = 16
+DISPLAY_PINS = ((2, 3), (4, 5))  # (clk, dio) for team 1 and team 2
+BUZZER_PIN = 15
+
+
+def run():
+    # The USB serial carries binary COBS frames: Ctrl-C (0x03) must not interrupt us.
+    micropython.kbd_intr(-1)
+    stdin = sys.stdin.buffer
+    stdout = sys.stdout.buffer
+    buzzer = pico_hw.Buzzer(BUZZER_PIN)
+    board = Board(
+        send=stdout.write,
+        strip=pico_hw.Strip(STRIP_PIN, STRIP_LENGTH),
+        displays=[pico_hw.display(clk, dio) for clk, dio in DISPLAY_PINS],
+        buzzer=buzzer,
+        clock=pico_hw.PicoClock(),
+    )
+    poller = select.poll()
+    poller.register(stdin, select.POLLIN)
+    buf = bytearray(1)
+    while True:
+        while poller.poll(0):
+            if stdin.readinto(buf):
+                board.feed(buf)
+        board.tick()
+        buzzer.poll()
+        poller.poll(5)
+
+
+run()
