@@ -204,25 +204,29 @@ class SimulatedBoard:
     # --- the loop -----------------------------------------------------------------
 
     def run(self, stop: threading.Event) -> None:
-        """Serve the pty until `stop` is set."""
+        """Serve the pty until `stop` (or stop()) is set."""
         while not stop.is_set() and not self._stop.is_set():
-            if self._replug.is_set():
-                self._replug.clear()
-                self._unplug()
-                self._plug()
+            self.run_once()
+
+    def run_once(self) -> None:
+        """Wait up to TICK_S for bytes, feed them to the firmware, tick it."""
+        if self._replug.is_set():
+            self._replug.clear()
+            self._unplug()
+            self._plug()
+        try:
+            ready, _, _ = select.select([self._master, self._wake_r], [], [], TICK_S)
+        except (OSError, ValueError):
+            return  # the master was closed under us by a replug
+        if self._wake_r in ready:
+            os.read(self._wake_r, 64)
+        if self._master in ready:
             try:
-                ready, _, _ = select.select([self._master, self._wake_r], [], [], TICK_S)
-            except (OSError, ValueError):
-                continue  # the master was closed under us by a replug
-            if self._wake_r in ready:
-                os.read(self._wake_r, 64)
-            if self._master in ready:
-                try:
-                    data = os.read(self._master, 4096)
-                except (BlockingIOError, OSError):
-                    data = b""
-                self._receive(data)
-            self.board.tick()
+                data = os.read(self._master, 4096)
+            except OSError:  # EAGAIN, or EIO while nobody has the slave open
+                data = b""
+            self._receive(data)
+        self.board.tick()
 
     def _receive(self, data: bytes) -> None:
         chunks = (self._rx_tail + data).split(b"\x00")
