@@ -1,0 +1,584 @@
+"""Kozel: four players in two teams, multi-card leads beaten or passed face down, molodka.
+
+RULES.md `kozel`, seed `seeds/000_36822ffe95fa8ed9.txt`. A trick is a lead of 1-4
+cards of one suit; each next player beats it (the same count face up, matched one to
+one, each new card higher) or passes the same count face down. The player whose cards
+stand after the fourth action takes the trick; everyone draws back up to 4, winner
+first. A player holding four cards of one suit may show them (a molodka) at any moment
+of a trick: the table goes back to its owners and the molodka leads.
+
+Observed records (no hands) check what a camera can prove: counts (hand sizes follow
+from the deal and the draws), beats, turns, molodka shape, and cards seen twice (a card
+in a trick pile never comes back; a card that went back to its owner with a molodka can
+only be played by him). Passes may then be counts only, so trick piles hold cards of
+unknown identity; `result()` then counts the cards seen and reports `unseen_cards`.
+
+`result()`: {"points": [t0, t1], "defeat": [t0, t1], "tricks": [t0, t1]} plus, once
+complete, "last_trick" (seat: the next game's `leader`). Observed with unseen cards in
+the piles: "points" counts the known cards only, "unseen_cards" gives the count per
+pile, and "defeat" is the value every possible split of the unseen cards agrees on, or
+None when they do not agree.
+
+`match_step(carried, result, options)` returns the match score after a game:
+{"defeat": [a, b] (running defeat points per team), "double": bool (the next game's
+defeat points count double: balls with option `balls_double_next`), "over": bool (a
+team reached 12), "loser": team or None, "next_leader": seat (last trick's winner)}.
+A game whose defeat points are unknown (observed, None) raises ValueError.
+
+Gaps filled:
+- A lead may not have more cards than the smallest hand of the other players.
+- With known hands a pass must list its cards (rule `kozel.pass_unlisted`): else the
+  hands could no longer be followed.
+- A molodka is a whole hand of exactly four cards of one suit held at that moment (a
+  player who has cards on the table holds fewer). It may come at any moment of a trick;
+  as the first action it is a lead (out of turn allowed). Each seat may show at most one
+  molodka per trick, so two players cannot take the lead from each other for ever.
+- A molodka right after another molodka counts as shown at the same moment: the one
+  nearer clockwise to the seat that was to lead the trick leads; the other's cards go
+  back to his hand (and are then known to be there).
+- Cards returned by a molodka (passed ones too) are back in their owner's hand.
+- The shown trump card goes back to its place in the stock; with hands the stock must
+  hold a card of the trump suit.
+- Defeat points in `result` are the game's own; doubling is `match_step`'s business.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from engine.cards import Card, Suit, card_list, deck
+from engine.errors import IllegalPlay, NotYourTurn, RecordError
+from engine.events import Event, Molodka, Pass, Play, event_to_json
+from engine.game import GameState
+from engine.header import Header
+from engine.ranking import KOZEL_RANK, beat_matching, card_points, kozel_beats
+
+SEATS = 4
+HAND = 4
+DECK: tuple[Card, ...] = deck(36)
+_DECK_SET = frozenset(DECK)
+MATCH_DEFEAT = 12
+
+
+def _key(card: Card) -> tuple[str, int]:
+    return (card.suit.value, KOZEL_RANK[card.rank])
+
+
+def sort_cards(cards: Any) -> tuple[Card, ...]:
+    """Cards in a fixed order (by suit, then Kozel rank): for listing events."""
+    return tuple(sorted(cards, key=_key))
+
+
+def _n(count: int) -> str:
+    return f"{count} card" + ("" if count == 1 else "s")
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """One action's cards on the table in the current trick (`cards` None: unseen)."""
+
+    seat: int
+    count: int
+    cards: tuple[Card, ...] | None
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KozelPosition:
+    """The whole mutable state, immutable: a snapshot is this object itself."""
+
+    hands: tuple[frozenset[Card], ...] | None
+    counts: tuple[int, ...]
+    stock: tuple[Card, ...] | None
+    stock_count: int
+    opener: int  # the seat that was to lead this trick (molodka ties count from here)
+    leader: int  # whose cards lead: the opener, or a molodka's owner
+    acted: int  # actions in this trick, the lead included
+    standing: tuple[Card, ...]
+    standing_seat: int | None
+    table: tuple[Lay, ...]
+    molodka_seats: frozenset[int]
+    last_molodka: int | None  # the leading molodka's seat, if the last event was one
+    gone: frozenset[Card]  # cards in the trick piles whose identity is known
+    known_in: tuple[frozenset[Card], ...]  # cards known to be back in a hand
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    unseen: tuple[int, int]
+    last_trick_winner: int | None
+    tricks_played: int
+
+
+def defeat_points(points: tuple[int, int] | list[int], tricks: tuple[int, int] | list[int]
+                  ) -> list[int]:
+    """Defeat points per team for a finished game (RULES.md): the loser (under 60) gets 2
+    for 31-59, 4 under 31 with a trick, 6 without a trick; 60-60 nobody.
+
+    >>> defeat_points((71, 49), (3, 2)), defeat_points((60, 60), (2, 3))
+    ([0, 2], [0, 0])
+    >>> defeat_points((120, 0), (5, 0)), defeat_points((95, 25), (4, 1))
+    ([0, 6], [0, 4])
+    """
+    if points[0] == points[1]:
+        return [0, 0]
+    loser = 0 if points[0] < points[1] else 1
+    d = 6 if tricks[loser] == 0 else 4 if points[loser] < 31 else 2
+    out = [0, 0]
+    out[loser] = d
+    return out
+
+
+class KozelState(GameState):
+    """A game of Kozel in progress (see the module docstring)."""
+
+    name: ClassVar[str] = "kozel"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 4
+    option_defaults: ClassVar[Mapping[str, Any]] = {"balls_double_next": False}
+    max_events: ClassVar[int] = 200  # 9 tricks x (4 molodkas x 4 actions + 4)
+
+    _p: KozelPosition
+
+    # ----- dealing and setup -------------------------------------------------------
+
+    @classmethod
+    def deal(cls, rng: random.Random, *, players: int | None = None, dealer: int = 0,
+             options: Mapping[str, Any] | None = None) -> Header:
+        """Shuffle, deal 4 each one at a time from the dealer's left, show a card from
+        the middle of the stock for trump (it goes back in its place)."""
+        if players not in (None, SEATS):
+            raise RecordError(f"kozel is for 4 players, not {players}")
+        cards = list(DECK)
+        rng.shuffle(cards)
+        hands: list[list[Card]] = [[] for _ in range(SEATS)]
+        for i in range(SEATS * HAND):
+            hands[(dealer + 1 + i) % SEATS].append(cards[i])
+        stock = tuple(cards[SEATS * HAND:])
+        shown = stock[rng.randrange(len(stock) // 4, len(stock) - len(stock) // 4)]
+        return Header(game=cls.name, dealer=dealer, trump=shown.suit,
+                      options=dict(options or {}), hands=tuple(tuple(h) for h in hands),
+                      stock=stock)
+
+    def _setup(self) -> None:
+        h = self.header
+        if h.trump is None:
+            raise RecordError("a kozel header needs 'trump' (the suit of the shown card)")
+        if h.piles is not None:
+            raise RecordError("kozel has no 'piles' (that is vzetki-duo)")
+        if h.leader is not None and h.leader >= SEATS:
+            raise RecordError(f"leader seat {h.leader} does not exist with 4 players")
+        self.trump: Suit = h.trump
+        leader = h.leader if h.leader is not None else (h.dealer + 1) % SEATS
+        hands: tuple[frozenset[Card], ...] | None = None
+        stock: tuple[Card, ...] | None = None
+        if h.hands is not None or h.stock is not None:
+            hands, stock = self._check_deal(h)
+        self._p = KozelPosition(
+            hands=hands, counts=(HAND,) * SEATS, stock=stock,
+            stock_count=len(DECK) - SEATS * HAND, opener=leader, leader=leader, acted=0,
+            standing=(), standing_seat=None, table=(), molodka_seats=frozenset(),
+            last_molodka=None, gone=frozenset(), known_in=(frozenset(),) * SEATS,
+            points=(0, 0), tricks=(0, 0), unseen=(0, 0), last_trick_winner=None,
+            tricks_played=0,
+        )
+
+    def _check_deal(self, h: Header) -> tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]:
+        if h.hands is None or h.stock is None:
+            raise RecordError("a kozel header with 'hands' needs 'stock' too, and vice versa")
+        if len(h.hands) != SEATS:
+            raise RecordError(f"kozel deals 4 hands, the header has {len(h.hands)}")
+        for seat, hand in enumerate(h.hands):
+            if len(hand) != HAND:
+                raise RecordError(f"seat {seat} was dealt {_n(len(hand))}, kozel deals 4")
+        if len(h.stock) != len(DECK) - SEATS * HAND:
+            raise RecordError(f"the kozel stock holds 20 cards after the deal, not {len(h.stock)}")
+        seen: set[Card] = set()
+        for card in itertools.chain(*h.hands, h.stock):
+            if card not in _DECK_SET:
+                raise RecordError(f"{card} is not in the kozel deck (36 cards, 6..A)")
+            if card in seen:
+                raise RecordError(f"{card} is dealt twice")
+            seen.add(card)
+        if not any(c.suit is self.trump for c in h.stock):
+            raise RecordError(f"trump {self.trump.word} was shown from the stock, but the "
+                              f"stock holds no {self.trump.word}")
+        return tuple(frozenset(hand) for hand in h.hands), tuple(h.stock)
+
+    # ----- snapshot ----------------------------------------------------------------
+
+    def _snapshot(self) -> object:
+        return self._p
+
+    def _restore(self, snap: object) -> None:
+        assert isinstance(snap, KozelPosition)
+        self._p = snap
+
+    @property
+    def position(self) -> KozelPosition:
+        """The current position (read-only value)."""
+        return self._p
+
+    # ----- queries -------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        p = self._p
+        return p.acted == 0 and p.stock_count == 0 and not any(p.counts)
+
+    def to_act(self) -> frozenset[int]:
+        if self.complete:
+            return frozenset()
+        p = self._p
+        return frozenset({(p.leader + p.acted) % SEATS})
+
+    def result(self) -> dict[str, Any]:
+        p = self._p
+        out: dict[str, Any] = {"points": list(p.points), "defeat": [0, 0],
+                               "tricks": list(p.tricks)}
+        if any(p.unseen):
+            out["unseen_cards"] = list(p.unseen)
+        if self.complete:
+            out["defeat"] = self._final_defeat()
+            out["last_trick"] = p.last_trick_winner
+        return out
+
+    def _final_defeat(self) -> list[int] | None:
+        p = self._p
+        if not any(p.unseen):
+            return defeat_points(p.points, p.tricks)
+        pool = sorted(card_points(c) for c in _DECK_SET - p.gone)
+        n0 = p.unseen[0]
+        low = p.points[0] + sum(pool[:n0])
+        high = p.points[0] + sum(pool[len(pool) - n0:]) if n0 else p.points[0]
+        outcomes = {tuple(defeat_points((x, 120 - x), p.tricks)) for x in range(low, high + 1)}
+        return list(outcomes.pop()) if len(outcomes) == 1 else None
+
+    def public_view(self) -> dict[str, Any]:
+        p = self._p
+        res = self.result()
+        return {
+            "to_act": sorted(self.to_act()),
+            "trump": self.trump.value,
+            "table": [str(c) for lay in p.table if lay.face_up and lay.cards
+                      for c in lay.cards],
+            "table_down": sum(lay.count for lay in p.table if not lay.face_up),
+            "standing": [str(c) for c in p.standing],
+            "standing_seat": p.standing_seat,
+            "leader": p.leader,
+            "hand_sizes": list(p.counts),
+            "stock": p.stock_count,
+            "last_trick_winner": p.last_trick_winner,
+            "tricks_played": p.tricks_played,
+            "points": res["points"],
+            "defeat": res["defeat"],
+            "tricks": res["tricks"],
+        }
+
+    def legal_events(self) -> list[Event]:
+        """Every legal event (known hands): the plays and passes of the seat to act, and
+        the molodka of every seat that may show one."""
+        self._require_known()
+        if self.complete:
+            return []
+        p = self._p
+        assert p.hands is not None
+        seat = (p.leader + p.acted) % SEATS
+        hand = sort_cards(p.hands[seat])
+        events: list[Event] = []
+        if p.acted == 0:
+            limit = min(p.counts[s] for s in range(SEATS) if s != seat)
+            for suit in Suit:
+                same = [c for c in hand if c.suit is suit]
+                for k in range(1, min(limit, len(same)) + 1):
+                    events.extend(Play(seat, combo) for combo in itertools.combinations(same, k))
+        else:
+            k = len(p.standing)
+            for combo in itertools.combinations(hand, k):
+                events.append(Pass(seat, k, combo))
+                if beat_matching(combo, p.standing, self._beats) is not None:
+                    events.append(Play(seat, combo))
+        for s in range(SEATS):
+            h = p.hands[s]
+            if (s not in p.molodka_seats and p.counts[s] == HAND
+                    and len({c.suit for c in h}) == 1):
+                events.append(Molodka(s, sort_cards(h)))
+        keyed = {_json_key(e): e for e in events}
+        return [keyed[k] for k in sorted(keyed)]
+
+    def _beats(self, new: Card, old: Card) -> bool:
+        return kozel_beats(new, old, self.trump)
+
+    # ----- applying events -------------------------------------------------------------
+
+    def _apply(self, event: Event) -> None:
+        if self.complete:
+            raise IllegalPlay("common.game_over", "the game is over: every card has been played",
+                              seat=getattr(event, "seat", None))
+        if isinstance(event, Play):
+            self._play(event)
+        elif isinstance(event, Pass):
+            self._pass(event)
+        elif isinstance(event, Molodka):
+            self._molodka(event)
+        else:
+            kind = type(event).__name__.lower()
+            raise IllegalPlay("kozel.event", f"'{kind}' is not a kozel event: kozel has "
+                              "plays, passes and molodkas", seat=getattr(event, "seat", None))
+
+    def _check_turn(self, seat: int) -> None:
+        _check_seat(seat)
+        p = self._p
+        due = (p.leader + p.acted) % SEATS
+        if seat != due:
+            what = "lead" if p.acted == 0 else "answer"
+            raise NotYourTurn("common.out_of_turn",
+                              f"seat {seat} played out of turn: seat {due} is to {what}", seat=seat)
+
+    def _play(self, ev: Play) -> None:
+        self._check_turn(ev.seat)
+        p = self._p
+        cards = ev.cards
+        if p.acted == 0:
+            if len({c.suit for c in cards}) != 1:
+                raise IllegalPlay("kozel.lead_suit", f"a lead is cards of one suit: "
+                                  f"{card_list(cards)} mixes suits", seat=ev.seat, cards=cards)
+            others = min(p.counts[s] for s in range(SEATS) if s != ev.seat)
+            if len(cards) > others:
+                raise IllegalPlay("kozel.lead_size", f"a lead of {_n(len(cards))} is too many: "
+                                  f"another player holds only {_n(others)} and could not "
+                                  "answer", seat=ev.seat, cards=cards)
+        else:
+            self._check_count(ev.seat, len(cards))
+        hands, counts, known_in = self._take(ev.seat, cards)
+        if p.acted > 0 and beat_matching(cards, p.standing, self._beats) is None:
+            raise IllegalPlay("kozel.beat", self._beat_reason(cards), seat=ev.seat, cards=cards)
+        table = p.table + (Lay(ev.seat, len(cards), cards, True),)
+        self._advance(replace(p, hands=hands, counts=counts, known_in=known_in, table=table,
+                              standing=cards, standing_seat=ev.seat, last_molodka=None))
+
+    def _pass(self, ev: Pass) -> None:
+        self._check_turn(ev.seat)
+        p = self._p
+        if p.acted == 0:
+            raise IllegalPlay("kozel.pass_lead", "a trick starts with cards face up: there is "
+                              "nothing to pass on yet", seat=ev.seat)
+        self._check_count(ev.seat, ev.count)
+        if ev.cards is None:
+            if self.known:
+                raise IllegalPlay("kozel.pass_unlisted", "with the hands known a pass must "
+                                  "list its cards", seat=ev.seat)
+            if p.counts[ev.seat] < ev.count:
+                raise IllegalPlay("common.card_count", f"seat {ev.seat} holds "
+                                  f"{_n(p.counts[ev.seat])} and cannot pass {ev.count}",
+                                  seat=ev.seat)
+            counts = _bump(p.counts, ev.seat, -ev.count)
+            hands, known_in = p.hands, p.known_in
+        else:
+            hands, counts, known_in = self._take(ev.seat, ev.cards)
+        table = p.table + (Lay(ev.seat, ev.count, ev.cards, False),)
+        self._advance(replace(p, hands=hands, counts=counts, known_in=known_in, table=table,
+                              last_molodka=None))
+
+    def _check_count(self, seat: int, count: int) -> None:
+        k = len(self._p.standing)
+        if count != k:
+            raise IllegalPlay("common.card_count", f"{_n(k)} stand on the table: seat {seat} "
+                              f"must beat or pass {k}, not {count}", seat=seat)
+
+    def _beat_reason(self, cards: tuple[Card, ...]) -> str:
+        standing = self._p.standing
+        verb = "does" if len(cards) == 1 else "do"
+        tail = f"trump is {self.trump.word}"
+        if len(cards) > 1:
+            tail = "no card-by-card pairing has each new card higher; " + tail
+        return f"{card_list(cards)} {verb} not beat {card_list(standing)}: {tail}"
+
+    def _take(self, seat: int, cards: tuple[Card, ...]
+              ) -> tuple[tuple[frozenset[Card], ...] | None, tuple[int, ...],
+                         tuple[frozenset[Card], ...]]:
+        """Check that `seat` can put `cards` down; the hands, counts and known cards after."""
+        p = self._p
+        _check_cards(p, seat, cards)
+        if p.counts[seat] < len(cards):
+            raise IllegalPlay("common.card_count", f"seat {seat} holds {_n(p.counts[seat])} "
+                              f"and cannot put down {len(cards)}", seat=seat, cards=cards)
+        hands = p.hands
+        if hands is not None:
+            missing = [c for c in cards if c not in hands[seat]]
+            if missing:
+                c = missing[0]
+                where = next((f"seat {s} holds it" for s in range(SEATS) if c in hands[s]),
+                             "it is still in the stock")
+                raise IllegalPlay("common.not_in_hand", f"{c} is not in seat {seat}'s hand: "
+                                  f"{where}", seat=seat, cards=cards)
+            hands = _set(hands, seat, hands[seat] - set(cards))
+        known_in = _set(p.known_in, seat, p.known_in[seat] - set(cards))
+        return hands, _bump(p.counts, seat, -len(cards)), known_in
+
+    def _molodka(self, ev: Molodka) -> None:
+        _check_seat(ev.seat)
+        p = self._p
+        seat, cards = ev.seat, ev.cards
+        if len(cards) != HAND or len(set(cards)) != HAND or len({c.suit for c in cards}) != 1:
+            raise IllegalPlay("kozel.molodka", f"a molodka is four different cards of one "
+                              f"suit, not {card_list(cards)}", seat=seat, cards=cards)
+        if seat in p.molodka_seats:
+            raise IllegalPlay("kozel.molodka", f"seat {seat} already showed a molodka in this "
+                              "trick", seat=seat, cards=cards)
+        if p.counts[seat] != HAND:
+            raise IllegalPlay("kozel.molodka", f"a molodka is a whole hand of four cards; seat "
+                              f"{seat} holds {_n(p.counts[seat])}", seat=seat, cards=cards)
+        extra = p.known_in[seat] - set(cards)
+        if extra:
+            c = min(extra, key=_key)
+            raise IllegalPlay("kozel.molodka", f"seat {seat}'s hand holds {c} (it went back to "
+                              f"him), so {card_list(cards)} is not his whole hand",
+                              seat=seat, cards=cards)
+        hands, counts, known_in = self._take(seat, cards)
+        if p.last_molodka is not None and _dist(seat, p.opener) > _dist(p.last_molodka, p.opener):
+            # shown at the same moment as the leading molodka, but farther: back to hand
+            self._p = replace(p, known_in=_set(p.known_in, seat, frozenset(cards)),
+                              molodka_seats=p.molodka_seats | {seat})
+            return
+        # the table goes back to its owners, the molodka leads
+        hands_l = list(hands) if hands is not None else None
+        counts_l, known_l = list(counts), list(known_in)
+        for lay in p.table:
+            counts_l[lay.seat] += lay.count
+            if lay.cards is not None:
+                known_l[lay.seat] = known_l[lay.seat] | set(lay.cards)
+                if hands_l is not None:
+                    hands_l[lay.seat] = hands_l[lay.seat] | set(lay.cards)
+        self._p = replace(
+            p, hands=tuple(hands_l) if hands_l is not None else None, counts=tuple(counts_l),
+            known_in=tuple(known_l), leader=seat, acted=1, standing=cards, standing_seat=seat,
+            table=(Lay(seat, HAND, cards, True),), molodka_seats=p.molodka_seats | {seat},
+            last_molodka=seat)
+
+    def _advance(self, p: KozelPosition) -> None:
+        """One more action in the trick; after the fourth, the trick is taken and drawn."""
+        p = replace(p, acted=p.acted + 1)
+        if p.acted == SEATS:
+            p = _finish_trick(p)
+        self._p = p
+
+
+# ----- helpers -------------------------------------------------------------------------
+
+def _json_key(event: Event) -> str:
+    return json.dumps(event_to_json(event), sort_keys=True)
+
+
+def _check_seat(seat: int) -> None:
+    if not 0 <= seat < SEATS:
+        raise IllegalPlay("common.seat", f"seat {seat} does not exist: kozel seats are 0..3",
+                          seat=seat)
+
+
+def _check_cards(p: KozelPosition, seat: int, cards: tuple[Card, ...]) -> None:
+    """Deck membership, duplicates, and cards the camera already placed elsewhere."""
+    for c in cards:
+        if c not in _DECK_SET:
+            raise IllegalPlay("common.not_in_deck", f"{c} is not in the kozel deck "
+                              "(36 cards, 6..A)", seat=seat, cards=cards)
+    if len(set(cards)) != len(cards):
+        dup = next(c for c in cards if cards.count(c) > 1)
+        raise IllegalPlay("common.card_seen_twice", f"{dup} is listed twice", seat=seat,
+                          cards=cards)
+    on_table = {c for lay in p.table if lay.cards for c in lay.cards}
+    for c in cards:
+        if c in p.gone:
+            reason = f"{c} was already played: it lies in a trick pile"
+        elif c in on_table:
+            reason = f"{c} is already on the table"
+        else:
+            other = next((s for s in range(SEATS) if s != seat and c in p.known_in[s]), None)
+            if other is None:
+                continue
+            reason = f"{c} went back to seat {other}'s hand with a molodka"
+        raise IllegalPlay("common.card_seen_twice", reason, seat=seat, cards=cards)
+
+
+def _finish_trick(p: KozelPosition) -> KozelPosition:
+    assert p.standing_seat is not None
+    winner = p.standing_seat
+    team = winner % 2
+    known = [c for lay in p.table if lay.cards is not None for c in lay.cards]
+    unknown = sum(lay.count for lay in p.table if lay.cards is None)
+    counts = list(p.counts)
+    hands = list(p.hands) if p.hands is not None else None
+    stock = list(p.stock) if p.stock is not None else None
+    left = p.stock_count
+    while left and any(c < HAND for c in counts):
+        for i in range(SEATS):
+            s = (winner + i) % SEATS
+            if left and counts[s] < HAND:
+                counts[s] += 1
+                left -= 1
+                if stock is not None and hands is not None:
+                    hands[s] = hands[s] | {stock.pop(0)}
+    return replace(
+        p, hands=tuple(hands) if hands is not None else None, counts=tuple(counts),
+        stock=tuple(stock) if stock is not None else None, stock_count=left, opener=winner,
+        leader=winner, acted=0, standing=(), standing_seat=None, table=(),
+        molodka_seats=frozenset(), last_molodka=None, gone=p.gone | set(known),
+        points=_bump2(p.points, team, sum(card_points(c) for c in known)),
+        tricks=_bump2(p.tricks, team, 1), unseen=_bump2(p.unseen, team, unknown),
+        last_trick_winner=winner, tricks_played=p.tricks_played + 1)
+
+
+def _dist(seat: int, origin: int) -> int:
+    return (seat - origin) % SEATS
+
+
+def _bump(values: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
+    return values[:i] + (values[i] + delta,) + values[i + 1:]
+
+
+def _bump2(values: tuple[int, int], i: int, delta: int) -> tuple[int, int]:
+    return (values[0] + delta, values[1]) if i == 0 else (values[0], values[1] + delta)
+
+
+def _set(values: tuple[frozenset[Card], ...], i: int, value: frozenset[Card]
+         ) -> tuple[frozenset[Card], ...]:
+    return values[:i] + (frozenset(value),) + values[i + 1:]
+
+
+# ----- match ---------------------------------------------------------------------------
+
+def match_step(carried: dict[str, Any] | None, result: dict[str, Any],
+               options: dict[str, Any]) -> dict[str, Any]:
+    """The match score after one more game (keys in the module docstring).
+
+    >>> s = match_step(None, {"points": [71, 49], "defeat": [0, 2], "last_trick": 3}, {})
+    >>> s["defeat"], s["over"], s["next_leader"]
+    ([0, 2], False, 3)
+    >>> match_step({"defeat": [10, 0], "double": True}, {"points": [20, 100],
+    ...     "defeat": [4, 0], "last_trick": 1}, {})["loser"]
+    0
+
+    Raises:
+        ValueError: the game's defeat points are unknown (an observed record whose
+            unseen cards leave the outcome open).
+    """
+    defeat = result.get("defeat")
+    if defeat is None:
+        raise ValueError("this game's defeat points are unknown: cards passed face down "
+                         "were never seen, so the piles cannot be counted")
+    before = list((carried or {}).get("defeat", [0, 0]))
+    factor = 2 if (carried or {}).get("double") else 1
+    total = [before[t] + factor * defeat[t] for t in range(2)]
+    balls = list(result.get("points", [])) == [60, 60]
+    opts = {**KozelState.option_defaults, **options}
+    losers = [t for t in range(2) if total[t] >= MATCH_DEFEAT]
+    return {
+        "defeat": total,
+        "double": bool(balls and opts["balls_double_next"]),
+        "over": bool(losers),
+        "loser": losers[0] if losers else None,
+        "next_leader": result.get("last_trick"),
+    }
