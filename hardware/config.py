@@ -176,7 +176,10 @@ class GpioConfig:
         trump_data = data.get("trump") or {}
         _only_keys(trump_data, "trump", set(TRUMP_SUITS))
         trump = TrumpPins(
-            **{_SUIT_NAMES[s]: _pin(trump_data.get(s), f"trump {_SUIT_NAMES[s]} LED") for s in TRUMP_SUITS}
+            **{
+                _SUIT_NAMES[s]: _pin(trump_data.get(s), f"trump {_SUIT_NAMES[s]} LED")
+                for s in TRUMP_SUITS
+            }
         )
         buttons_data = data.get("buttons") or {}
         _only_keys(buttons_data, "buttons", set(COMMAND_BUTTONS))
