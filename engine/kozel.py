@@ -48,88 +48,22 @@ import itertools
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from engine.cards import Card, Suit, card_list, deck
+from engine.cards import Card, Suit, card_list
 from engine.errors import IllegalPlay, NotYourTurn, RecordError
 from engine.events import Event, Molodka, Pass, Play, event_to_json
 from engine.game import GameState
 from engine.header import Header
-from engine.ranking import KOZEL_RANK, beat_matching, card_points, kozel_beats
+from engine.kozel_position import (
+    DECK_SET, DECK, HAND, SEATS, KozelPosition, Lay, card_key, n_cards, bump, check_cards,
+    check_seat, dist, finish_trick, set_at, sort_cards,
+)
+from engine.kozel_score import OPTION_DEFAULTS, defeat_points, match_step
+from engine.ranking import beat_matching, card_points, kozel_beats
 
-SEATS = 4
-HAND = 4
-DECK: tuple[Card, ...] = deck(36)
-_DECK_SET = frozenset(DECK)
-MATCH_DEFEAT = 12
-
-
-def _key(card: Card) -> tuple[str, int]:
-    return (card.suit.value, KOZEL_RANK[card.rank])
-
-
-def sort_cards(cards: Any) -> tuple[Card, ...]:
-    """Cards in a fixed order (by suit, then Kozel rank): for listing events."""
-    return tuple(sorted(cards, key=_key))
-
-
-def _n(count: int) -> str:
-    return f"{count} card" + ("" if count == 1 else "s")
-
-
-@dataclass(frozen=True, slots=True)
-class Lay:
-    """One action's cards on the table in the current trick (`cards` None: unseen)."""
-
-    seat: int
-    count: int
-    cards: tuple[Card, ...] | None
-    face_up: bool
-
-
-@dataclass(frozen=True, slots=True)
-class KozelPosition:
-    """The whole mutable state, immutable: a snapshot is this object itself."""
-
-    hands: tuple[frozenset[Card], ...] | None
-    counts: tuple[int, ...]
-    stock: tuple[Card, ...] | None
-    stock_count: int
-    opener: int  # the seat that was to lead this trick (molodka ties count from here)
-    leader: int  # whose cards lead: the opener, or a molodka's owner
-    acted: int  # actions in this trick, the lead included
-    standing: tuple[Card, ...]
-    standing_seat: int | None
-    table: tuple[Lay, ...]
-    molodka_seats: frozenset[int]
-    last_molodka: int | None  # the leading molodka's seat, if the last event was one
-    gone: frozenset[Card]  # cards in the trick piles whose identity is known
-    known_in: tuple[frozenset[Card], ...]  # cards known to be back in a hand
-    points: tuple[int, int]
-    tricks: tuple[int, int]
-    unseen: tuple[int, int]
-    last_trick_winner: int | None
-    tricks_played: int
-
-
-def defeat_points(points: tuple[int, int] | list[int], tricks: tuple[int, int] | list[int]
-                  ) -> list[int]:
-    """Defeat points per team for a finished game (RULES.md): the loser (under 60) gets 2
-    for 31-59, 4 under 31 with a trick, 6 without a trick; 60-60 nobody.
-
-    >>> defeat_points((71, 49), (3, 2)), defeat_points((60, 60), (2, 3))
-    ([0, 2], [0, 0])
-    >>> defeat_points((120, 0), (5, 0)), defeat_points((95, 25), (4, 1))
-    ([0, 6], [0, 4])
-    """
-    if points[0] == points[1]:
-        return [0, 0]
-    loser = 0 if points[0] < points[1] else 1
-    d = 6 if tricks[loser] == 0 else 4 if points[loser] < 31 else 2
-    out = [0, 0]
-    out[loser] = d
-    return out
+__all__ = ["KozelState", "KozelPosition", "Lay", "defeat_points", "match_step", "sort_cards"]
 
 
 class KozelState(GameState):
@@ -138,7 +72,7 @@ class KozelState(GameState):
     name: ClassVar[str] = "kozel"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4
-    option_defaults: ClassVar[Mapping[str, Any]] = {"balls_double_next": False}
+    option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     max_events: ClassVar[int] = 200  # 9 tricks x (4 molodkas x 4 actions + 4)
 
     _p: KozelPosition
@@ -193,12 +127,12 @@ class KozelState(GameState):
             raise RecordError(f"kozel deals 4 hands, the header has {len(h.hands)}")
         for seat, hand in enumerate(h.hands):
             if len(hand) != HAND:
-                raise RecordError(f"seat {seat} was dealt {_n(len(hand))}, kozel deals 4")
+                raise RecordError(f"seat {seat} was dealt {n_cards(len(hand))}, kozel deals 4")
         if len(h.stock) != len(DECK) - SEATS * HAND:
             raise RecordError(f"the kozel stock holds 20 cards after the deal, not {len(h.stock)}")
         seen: set[Card] = set()
         for card in itertools.chain(*h.hands, h.stock):
-            if card not in _DECK_SET:
+            if card not in DECK_SET:
                 raise RecordError(f"{card} is not in the kozel deck (36 cards, 6..A)")
             if card in seen:
                 raise RecordError(f"{card} is dealt twice")
@@ -250,7 +184,7 @@ class KozelState(GameState):
         p = self._p
         if not any(p.unseen):
             return defeat_points(p.points, p.tricks)
-        pool = sorted(card_points(c) for c in _DECK_SET - p.gone)
+        pool = sorted(card_points(c) for c in DECK_SET - p.gone)
         n0 = p.unseen[0]
         low = p.points[0] + sum(pool[:n0])
         high = p.points[0] + sum(pool[len(pool) - n0:]) if n0 else p.points[0]
@@ -330,7 +264,7 @@ class KozelState(GameState):
                               "plays, passes and molodkas", seat=getattr(event, "seat", None))
 
     def _check_turn(self, seat: int) -> None:
-        _check_seat(seat)
+        check_seat(seat)
         p = self._p
         due = (p.leader + p.acted) % SEATS
         if seat != due:
@@ -346,14 +280,15 @@ class KozelState(GameState):
             if len({c.suit for c in cards}) != 1:
                 raise IllegalPlay("kozel.lead_suit", f"a lead is cards of one suit: "
                                   f"{card_list(cards)} mixes suits", seat=ev.seat, cards=cards)
-            others = min(p.counts[s] for s in range(SEATS) if s != ev.seat)
-            if len(cards) > others:
-                raise IllegalPlay("kozel.lead_size", f"a lead of {_n(len(cards))} is too many: "
-                                  f"another player holds only {_n(others)} and could not "
-                                  "answer", seat=ev.seat, cards=cards)
         else:
             self._check_count(ev.seat, len(cards))
         hands, counts, known_in = self._take(ev.seat, cards)
+        if p.acted == 0:
+            others = min(p.counts[s] for s in range(SEATS) if s != ev.seat)
+            if len(cards) > others:
+                raise IllegalPlay("kozel.lead_size", f"a lead of {n_cards(len(cards))} is too many: "
+                                  f"another player holds only {n_cards(others)} and could not "
+                                  "answer", seat=ev.seat, cards=cards)
         if p.acted > 0 and beat_matching(cards, p.standing, self._beats) is None:
             raise IllegalPlay("kozel.beat", self._beat_reason(cards), seat=ev.seat, cards=cards)
         table = p.table + (Lay(ev.seat, len(cards), cards, True),)
@@ -373,9 +308,9 @@ class KozelState(GameState):
                                   "list its cards", seat=ev.seat)
             if p.counts[ev.seat] < ev.count:
                 raise IllegalPlay("common.card_count", f"seat {ev.seat} holds "
-                                  f"{_n(p.counts[ev.seat])} and cannot pass {ev.count}",
+                                  f"{n_cards(p.counts[ev.seat])} and cannot pass {ev.count}",
                                   seat=ev.seat)
-            counts = _bump(p.counts, ev.seat, -ev.count)
+            counts = bump(p.counts, ev.seat, -ev.count)
             hands, known_in = p.hands, p.known_in
         else:
             hands, counts, known_in = self._take(ev.seat, ev.cards)
@@ -386,7 +321,7 @@ class KozelState(GameState):
     def _check_count(self, seat: int, count: int) -> None:
         k = len(self._p.standing)
         if count != k:
-            raise IllegalPlay("common.card_count", f"{_n(k)} stand on the table: seat {seat} "
+            raise IllegalPlay("common.card_count", f"{n_cards(k)} stand on the table: seat {seat} "
                               f"must beat or pass {k}, not {count}", seat=seat)
 
     def _beat_reason(self, cards: tuple[Card, ...]) -> str:
@@ -402,9 +337,9 @@ class KozelState(GameState):
                          tuple[frozenset[Card], ...]]:
         """Check that `seat` can put `cards` down; the hands, counts and known cards after."""
         p = self._p
-        _check_cards(p, seat, cards)
+        check_cards(p, seat, cards)
         if p.counts[seat] < len(cards):
-            raise IllegalPlay("common.card_count", f"seat {seat} holds {_n(p.counts[seat])} "
+            raise IllegalPlay("common.card_count", f"seat {seat} holds {n_cards(p.counts[seat])} "
                               f"and cannot put down {len(cards)}", seat=seat, cards=cards)
         hands = p.hands
         if hands is not None:
@@ -415,12 +350,12 @@ class KozelState(GameState):
                              "it is still in the stock")
                 raise IllegalPlay("common.not_in_hand", f"{c} is not in seat {seat}'s hand: "
                                   f"{where}", seat=seat, cards=cards)
-            hands = _set(hands, seat, hands[seat] - set(cards))
-        known_in = _set(p.known_in, seat, p.known_in[seat] - set(cards))
-        return hands, _bump(p.counts, seat, -len(cards)), known_in
+            hands = set_at(hands, seat, hands[seat] - set(cards))
+        known_in = set_at(p.known_in, seat, p.known_in[seat] - set(cards))
+        return hands, bump(p.counts, seat, -len(cards)), known_in
 
     def _molodka(self, ev: Molodka) -> None:
-        _check_seat(ev.seat)
+        check_seat(ev.seat)
         p = self._p
         seat, cards = ev.seat, ev.cards
         if len(cards) != HAND or len(set(cards)) != HAND or len({c.suit for c in cards}) != 1:
@@ -431,17 +366,17 @@ class KozelState(GameState):
                               "trick", seat=seat, cards=cards)
         if p.counts[seat] != HAND:
             raise IllegalPlay("kozel.molodka", f"a molodka is a whole hand of four cards; seat "
-                              f"{seat} holds {_n(p.counts[seat])}", seat=seat, cards=cards)
+                              f"{seat} holds {n_cards(p.counts[seat])}", seat=seat, cards=cards)
         extra = p.known_in[seat] - set(cards)
         if extra:
-            c = min(extra, key=_key)
+            c = min(extra, key=card_key)
             raise IllegalPlay("kozel.molodka", f"seat {seat}'s hand holds {c} (it went back to "
                               f"him), so {card_list(cards)} is not his whole hand",
                               seat=seat, cards=cards)
         hands, counts, known_in = self._take(seat, cards)
-        if p.last_molodka is not None and _dist(seat, p.opener) > _dist(p.last_molodka, p.opener):
+        if p.last_molodka is not None and dist(seat, p.opener) > dist(p.last_molodka, p.opener):
             # shown at the same moment as the leading molodka, but farther: back to hand
-            self._p = replace(p, known_in=_set(p.known_in, seat, frozenset(cards)),
+            self._p = replace(p, known_in=set_at(p.known_in, seat, frozenset(cards)),
                               molodka_seats=p.molodka_seats | {seat})
             return
         # the table goes back to its owners, the molodka leads
@@ -463,122 +398,9 @@ class KozelState(GameState):
         """One more action in the trick; after the fourth, the trick is taken and drawn."""
         p = replace(p, acted=p.acted + 1)
         if p.acted == SEATS:
-            p = _finish_trick(p)
+            p = finish_trick(p)
         self._p = p
 
 
-# ----- helpers -------------------------------------------------------------------------
-
 def _json_key(event: Event) -> str:
     return json.dumps(event_to_json(event), sort_keys=True)
-
-
-def _check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise IllegalPlay("common.seat", f"seat {seat} does not exist: kozel seats are 0..3",
-                          seat=seat)
-
-
-def _check_cards(p: KozelPosition, seat: int, cards: tuple[Card, ...]) -> None:
-    """Deck membership, duplicates, and cards the camera already placed elsewhere."""
-    for c in cards:
-        if c not in _DECK_SET:
-            raise IllegalPlay("common.not_in_deck", f"{c} is not in the kozel deck "
-                              "(36 cards, 6..A)", seat=seat, cards=cards)
-    if len(set(cards)) != len(cards):
-        dup = next(c for c in cards if cards.count(c) > 1)
-        raise IllegalPlay("common.card_seen_twice", f"{dup} is listed twice", seat=seat,
-                          cards=cards)
-    on_table = {c for lay in p.table if lay.cards for c in lay.cards}
-    for c in cards:
-        if c in p.gone:
-            reason = f"{c} was already played: it lies in a trick pile"
-        elif c in on_table:
-            reason = f"{c} is already on the table"
-        else:
-            other = next((s for s in range(SEATS) if s != seat and c in p.known_in[s]), None)
-            if other is None:
-                continue
-            reason = f"{c} went back to seat {other}'s hand with a molodka"
-        raise IllegalPlay("common.card_seen_twice", reason, seat=seat, cards=cards)
-
-
-def _finish_trick(p: KozelPosition) -> KozelPosition:
-    assert p.standing_seat is not None
-    winner = p.standing_seat
-    team = winner % 2
-    known = [c for lay in p.table if lay.cards is not None for c in lay.cards]
-    unknown = sum(lay.count for lay in p.table if lay.cards is None)
-    counts = list(p.counts)
-    hands = list(p.hands) if p.hands is not None else None
-    stock = list(p.stock) if p.stock is not None else None
-    left = p.stock_count
-    while left and any(c < HAND for c in counts):
-        for i in range(SEATS):
-            s = (winner + i) % SEATS
-            if left and counts[s] < HAND:
-                counts[s] += 1
-                left -= 1
-                if stock is not None and hands is not None:
-                    hands[s] = hands[s] | {stock.pop(0)}
-    return replace(
-        p, hands=tuple(hands) if hands is not None else None, counts=tuple(counts),
-        stock=tuple(stock) if stock is not None else None, stock_count=left, opener=winner,
-        leader=winner, acted=0, standing=(), standing_seat=None, table=(),
-        molodka_seats=frozenset(), last_molodka=None, gone=p.gone | set(known),
-        points=_bump2(p.points, team, sum(card_points(c) for c in known)),
-        tricks=_bump2(p.tricks, team, 1), unseen=_bump2(p.unseen, team, unknown),
-        last_trick_winner=winner, tricks_played=p.tricks_played + 1)
-
-
-def _dist(seat: int, origin: int) -> int:
-    return (seat - origin) % SEATS
-
-
-def _bump(values: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
-    return values[:i] + (values[i] + delta,) + values[i + 1:]
-
-
-def _bump2(values: tuple[int, int], i: int, delta: int) -> tuple[int, int]:
-    return (values[0] + delta, values[1]) if i == 0 else (values[0], values[1] + delta)
-
-
-def _set(values: tuple[frozenset[Card], ...], i: int, value: frozenset[Card]
-         ) -> tuple[frozenset[Card], ...]:
-    return values[:i] + (frozenset(value),) + values[i + 1:]
-
-
-# ----- match ---------------------------------------------------------------------------
-
-def match_step(carried: dict[str, Any] | None, result: dict[str, Any],
-               options: dict[str, Any]) -> dict[str, Any]:
-    """The match score after one more game (keys in the module docstring).
-
-    >>> s = match_step(None, {"points": [71, 49], "defeat": [0, 2], "last_trick": 3}, {})
-    >>> s["defeat"], s["over"], s["next_leader"]
-    ([0, 2], False, 3)
-    >>> match_step({"defeat": [10, 0], "double": True}, {"points": [20, 100],
-    ...     "defeat": [4, 0], "last_trick": 1}, {})["loser"]
-    0
-
-    Raises:
-        ValueError: the game's defeat points are unknown (an observed record whose
-            unseen cards leave the outcome open).
-    """
-    defeat = result.get("defeat")
-    if defeat is None:
-        raise ValueError("this game's defeat points are unknown: cards passed face down "
-                         "were never seen, so the piles cannot be counted")
-    before = list((carried or {}).get("defeat", [0, 0]))
-    factor = 2 if (carried or {}).get("double") else 1
-    total = [before[t] + factor * defeat[t] for t in range(2)]
-    balls = list(result.get("points", [])) == [60, 60]
-    opts = {**KozelState.option_defaults, **options}
-    losers = [t for t in range(2) if total[t] >= MATCH_DEFEAT]
-    return {
-        "defeat": total,
-        "double": bool(balls and opts["balls_double_next"]),
-        "over": bool(losers),
-        "loser": losers[0] if losers else None,
-        "next_leader": result.get("last_trick"),
-    }
