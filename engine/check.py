@@ -51,7 +51,9 @@ def start_state(header: Header) -> GameState:
     try:
         return find_game(header.game).from_header(header)
     except RecordError as exc:
-        raise exc if exc.line is not None else exc.at_line(1) from None
+        if exc.line is not None:
+            raise
+        raise exc.at_line(1) from exc
 
 
 def replay(state: GameState, events: Iterable[Event]) -> None:

@@ -112,7 +112,9 @@ def read_record(
     try:
         header = Header.from_json(_load(first, first_no))
     except RecordError as exc:
-        raise exc if exc.line is not None else exc.at_line(first_no) from None
+        if exc.line is not None:
+            raise
+        raise exc.at_line(first_no) from exc
     events: list[Event] = []
     metas: list[EventMeta] = []
     nos: list[int] = []
@@ -120,7 +122,9 @@ def read_record(
         try:
             event, meta = event_from_json(_load(text, no))
         except RecordError as exc:
-            raise exc if exc.line is not None else exc.at_line(no) from None
+            if exc.line is not None:
+                raise
+            raise exc.at_line(no) from exc
         events.append(event)
         metas.append(meta)
         nos.append(no)
