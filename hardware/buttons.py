@@ -209,8 +209,13 @@ class ButtonPanel:
         buttons, self._buttons = self._buttons, []
         for tracker in trackers:
             tracker.close()
-        for button in reversed(buttons):
-            button.close()
+        # Each gpiozero Button joins its hold thread, which polls every 0.1 s: close
+        # them side by side so a panel of ten buttons closes in 0.1 s, not 1 s.
+        closers = [threading.Thread(target=button.close) for button in buttons]
+        for closer in closers:
+            closer.start()
+        for closer in closers:
+            closer.join()
 
     def __enter__(self) -> ButtonPanel:
         self._check_open()
