@@ -21,7 +21,7 @@ from hardware.errors import DeviceClosed
 from hardware.outputs import GpioTableOutputs, LightTimings
 
 FAST = LightTimings(
-    blink=0.02, pulse_fade=0.08, status_fast=0.01, status_slow=0.06,
+    blink=0.02, pulse_fade=0.08, status_fast=0.01, status_slow=0.1,
     beep_short=0.02, beep_long=0.04, alarm_on=0.01, alarm_off=0.01, alarm_count=3,
 )  # fmt: skip
 CONFIG = GpioConfig.default()
@@ -137,7 +137,7 @@ def test_status_led_modes(outputs, mock_factory, wait_until) -> None:
     fast = _half_periods(mock_factory, STATUS_PIN, 6, wait_until)
     assert set(states(mock_factory, STATUS_PIN)[1:]) == {0.0, 1.0}  # a blink, not a fade
     outputs.show(table(status=Status.LINK_LOST))
-    slow = _half_periods(mock_factory, STATUS_PIN, 4, wait_until)
+    slow = _half_periods(mock_factory, STATUS_PIN, 3, wait_until)
     assert set(states(mock_factory, STATUS_PIN)[1:]) == {0.0, 1.0}
     assert statistics.median(slow) > 2 * statistics.median(fast)
 
