@@ -137,7 +137,7 @@ def run_demo(
             path = out_dir / f"{game}.jsonl"
             write_record(path, header, events)
             outcome = check_record(path)
-            print(f"  record: {path}\n  cardtable check {path}: {outcome.to_json_line()}",
+            print(f"  record: {path}\n  cardtable check {path}: {json.dumps(outcome.output)}",
                   file=out)
             worst = max(worst, outcome.exit_code)
     return worst
