@@ -116,6 +116,7 @@ class KozelState(GameState):
             stock_count=len(DECK) - SEATS * HAND, opener=leader, leader=leader, acted=0,
             standing=(), standing_seat=None, table=(), molodka_seats=frozenset(),
             last_molodka=None, gone=frozenset(), known_in=(frozenset(),) * SEATS,
+            sure_in=(frozenset(),) * SEATS,
             points=(0, 0), tricks=(0, 0), unseen=(0, 0), last_trick_winner=None,
             tricks_played=0,
         )
@@ -282,18 +283,18 @@ class KozelState(GameState):
                                   f"{card_list(cards)} mixes suits", seat=ev.seat, cards=cards)
         else:
             self._check_count(ev.seat, len(cards))
-        hands, counts, known_in = self._take(ev.seat, cards)
+        after = self._take(ev.seat, cards)
         if p.acted == 0:
             others = min(p.counts[s] for s in range(SEATS) if s != ev.seat)
             if len(cards) > others:
-                raise IllegalPlay("kozel.lead_size", f"a lead of {n_cards(len(cards))} is too many: "
-                                  f"another player holds only {n_cards(others)} and could not "
-                                  "answer", seat=ev.seat, cards=cards)
+                raise IllegalPlay("kozel.lead_size", f"a lead of {n_cards(len(cards))} is too "
+                                  f"many: another player holds only {n_cards(others)} and "
+                                  "could not answer", seat=ev.seat, cards=cards)
         if p.acted > 0 and beat_matching(cards, p.standing, self._beats) is None:
             raise IllegalPlay("kozel.beat", self._beat_reason(cards), seat=ev.seat, cards=cards)
         table = p.table + (Lay(ev.seat, len(cards), cards, True),)
-        self._advance(replace(p, hands=hands, counts=counts, known_in=known_in, table=table,
-                              standing=cards, standing_seat=ev.seat, last_molodka=None))
+        self._advance(replace(after, table=table, standing=cards, standing_seat=ev.seat,
+                              last_molodka=None))
 
     def _pass(self, ev: Pass) -> None:
         self._check_turn(ev.seat)
@@ -310,13 +311,13 @@ class KozelState(GameState):
                 raise IllegalPlay("common.card_count", f"seat {ev.seat} holds "
                                   f"{n_cards(p.counts[ev.seat])} and cannot pass {ev.count}",
                                   seat=ev.seat)
-            counts = bump(p.counts, ev.seat, -ev.count)
-            hands, known_in = p.hands, p.known_in
+            # which cards went down is unknown: none of his is surely in hand any more
+            after = replace(p, counts=bump(p.counts, ev.seat, -ev.count),
+                            sure_in=set_at(p.sure_in, ev.seat, frozenset()))
         else:
-            hands, counts, known_in = self._take(ev.seat, ev.cards)
+            after = self._take(ev.seat, ev.cards)
         table = p.table + (Lay(ev.seat, ev.count, ev.cards, False),)
-        self._advance(replace(p, hands=hands, counts=counts, known_in=known_in, table=table,
-                              last_molodka=None))
+        self._advance(replace(after, table=table, last_molodka=None))
 
     def _check_count(self, seat: int, count: int) -> None:
         k = len(self._p.standing)
@@ -332,10 +333,8 @@ class KozelState(GameState):
             tail = "no card-by-card pairing has each new card higher; " + tail
         return f"{card_list(cards)} {verb} not beat {card_list(standing)}: {tail}"
 
-    def _take(self, seat: int, cards: tuple[Card, ...]
-              ) -> tuple[tuple[frozenset[Card], ...] | None, tuple[int, ...],
-                         tuple[frozenset[Card], ...]]:
-        """Check that `seat` can put `cards` down; the hands, counts and known cards after."""
+    def _take(self, seat: int, cards: tuple[Card, ...]) -> KozelPosition:
+        """Check that `seat` can put `cards` down; the position with them out of his hand."""
         p = self._p
         check_cards(p, seat, cards)
         if p.counts[seat] < len(cards):
@@ -351,8 +350,9 @@ class KozelState(GameState):
                 raise IllegalPlay("common.not_in_hand", f"{c} is not in seat {seat}'s hand: "
                                   f"{where}", seat=seat, cards=cards)
             hands = set_at(hands, seat, hands[seat] - set(cards))
-        known_in = set_at(p.known_in, seat, p.known_in[seat] - set(cards))
-        return hands, bump(p.counts, seat, -len(cards)), known_in
+        return replace(p, hands=hands, counts=bump(p.counts, seat, -len(cards)),
+                       known_in=set_at(p.known_in, seat, p.known_in[seat] - set(cards)),
+                       sure_in=set_at(p.sure_in, seat, p.sure_in[seat] - set(cards)))
 
     def _molodka(self, ev: Molodka) -> None:
         check_seat(ev.seat)
@@ -367,30 +367,33 @@ class KozelState(GameState):
         if p.counts[seat] != HAND:
             raise IllegalPlay("kozel.molodka", f"a molodka is a whole hand of four cards; seat "
                               f"{seat} holds {n_cards(p.counts[seat])}", seat=seat, cards=cards)
-        extra = p.known_in[seat] - set(cards)
+        extra = p.sure_in[seat] - set(cards)
         if extra:
             c = min(extra, key=card_key)
             raise IllegalPlay("kozel.molodka", f"seat {seat}'s hand holds {c} (it went back to "
                               f"him), so {card_list(cards)} is not his whole hand",
                               seat=seat, cards=cards)
-        hands, counts, known_in = self._take(seat, cards)
+        after = self._take(seat, cards)
         if p.last_molodka is not None and dist(seat, p.opener) > dist(p.last_molodka, p.opener):
             # shown at the same moment as the leading molodka, but farther: back to hand
-            self._p = replace(p, known_in=set_at(p.known_in, seat, frozenset(cards)),
+            known = p.known_in[seat] | set(cards)
+            self._p = replace(p, known_in=set_at(p.known_in, seat, known),
+                              sure_in=set_at(p.sure_in, seat, frozenset(cards)),
                               molodka_seats=p.molodka_seats | {seat})
             return
         # the table goes back to its owners, the molodka leads
-        hands_l = list(hands) if hands is not None else None
-        counts_l, known_l = list(counts), list(known_in)
+        hands_l = list(after.hands) if after.hands is not None else None
+        counts_l, known_l, sure_l = list(after.counts), list(after.known_in), list(after.sure_in)
         for lay in p.table:
             counts_l[lay.seat] += lay.count
             if lay.cards is not None:
                 known_l[lay.seat] = known_l[lay.seat] | set(lay.cards)
+                sure_l[lay.seat] = sure_l[lay.seat] | set(lay.cards)
                 if hands_l is not None:
                     hands_l[lay.seat] = hands_l[lay.seat] | set(lay.cards)
         self._p = replace(
-            p, hands=tuple(hands_l) if hands_l is not None else None, counts=tuple(counts_l),
-            known_in=tuple(known_l), leader=seat, acted=1, standing=cards, standing_seat=seat,
+            after, hands=tuple(hands_l) if hands_l is not None else None, counts=tuple(counts_l),
+            known_in=tuple(known_l), sure_in=tuple(sure_l), leader=seat, acted=1, standing=cards, standing_seat=seat,
             table=(Lay(seat, HAND, cards, True),), molodka_seats=p.molodka_seats | {seat},
             last_molodka=seat)
 

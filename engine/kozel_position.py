@@ -62,7 +62,8 @@ class KozelPosition:
     molodka_seats: frozenset[int]
     last_molodka: int | None  # the leading molodka's seat, if the last event was one
     gone: frozenset[Card]  # cards in the trick piles whose identity is known
-    known_in: tuple[frozenset[Card], ...]  # cards known to be back in a hand
+    known_in: tuple[frozenset[Card], ...]  # seen cards only this seat can still play
+    sure_in: tuple[frozenset[Card], ...]  # seen cards surely in this seat's hand now
     points: tuple[int, int]
     tricks: tuple[int, int]
     unseen: tuple[int, int]
