@@ -31,7 +31,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hardware.display_state import DISPLAY_WIDTH, Buzz, LedMode, Rgb, SeatLight, Status, TableDisplay
+from hardware.display_state import (
+    DISPLAY_WIDTH,
+    Buzz,
+    LedMode,
+    Rgb,
+    SeatLight,
+    Status,
+    TableDisplay,
+)
 
 INNER_WIDTH = 42  #: characters between the table's left and right edges
 MARGIN = "  "
