@@ -11,7 +11,7 @@ import importlib
 import sys
 import time
 
-AREAS = ("engine", "vision", "bridge")
+AREAS = ("engine", "vision", "bridge", "hardware")
 
 
 def main(argv: list[str]) -> int:
