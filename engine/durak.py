@@ -358,8 +358,10 @@ class DurakState(GameState):
                 continue
             where = self._where(p, card)
             if where is not None:
-                rule = "common.card_seen_twice" if not self.known or "hand" not in where \
-                    else "common.not_in_hand"
+                # Observed, any card known to be elsewhere has been seen twice; with known
+                # hands only a card already played has: any other is simply not his.
+                seen = not self.known or card in p.discard or card in p.table_cards
+                rule = "common.card_seen_twice" if seen else "common.not_in_hand"
                 raise IllegalPlay(rule, f"{card} cannot come from seat {seat}: it {where}",
                                   seat=seat, cards=(card,))
             unseen += 1

@@ -26,9 +26,11 @@ stock top first with `None` for a card nobody has seen.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine.cards import Card, Suit, deck
+from engine.cards import Card, Suit, deck, parse_cards
 from engine.errors import RecordError
 from engine.header import Header
 
@@ -225,3 +227,34 @@ def _check_deal(
             f"but {trump_card} is not in seat {header.dealer}'s hand"
         )
     return tuple(tuple(h) for h in hands)
+
+
+def scripted_header(
+    hands: Sequence[str],
+    trump_card: str,
+    *,
+    dealer: int = 0,
+    stock_top: str = "",
+    options: Mapping[str, Any] | None = None,
+    leader: int | None = None,
+) -> Header:
+    """A known deal written by hand (a published problem, a test): the stock is filled.
+
+    `hands` gives each seat's six cards as text (`"6S 7S 8S 9S 10S JS"`); the stock is
+    `stock_top` (top first), then the rest of the deck in its fixed order, then the
+    turned `trump_card` at the bottom (with 6 players it must be in the dealer's hand).
+
+    >>> h = scripted_header(["6S 7S 8S 9S 10S JS", "6D 7D 8D 9D 10D JD"], "AH", stock_top="KH")
+    >>> len(h.stock), str(h.stock[0]), str(h.stock[-1]), h.trump
+    (24, 'KH', 'AH', Suit.HEARTS)
+    """
+    dealt = tuple(parse_cards(h.split()) for h in hands)
+    turned = Card.parse(trump_card)
+    top = parse_cards(stock_top.split())
+    used = {c for h in dealt for c in h} | set(top) | {turned}
+    rest = tuple(c for c in DECK if c not in used)
+    stock = (*top, *rest, turned) if len(dealt) < 6 else ()
+    return Header(
+        game="durak", dealer=dealer, players=len(dealt), trump=turned.suit, trump_card=turned,
+        options=dict(options or {}), hands=dealt, stock=stock, leader=leader,
+    )
