@@ -263,12 +263,7 @@ class DurakState(GameState):
                               f"attacked rank ({rank_plural(rank)})", seat=seat, cards=wrong)
         hands, sizes = self._take_from_hand(p, seat, cards)
         new_defender = left_of(seat, self.players, p.out)
-        count = len(p.table) + len(cards)
-        if count > p.cap:
-            raise IllegalPlay("durak.attack_limit",
-                              f"{card_list(cards)} would make {count} attacking cards: at most "
-                              f"{p.cap} in " + ("the game's first bout" if p.bouts == 0 else "a bout"),
-                              seat=seat, cards=cards)
+        count = len(p.table) + len(cards)  # one rank only: never over the 5/6 limit
         if p.sizes[new_defender] < count:
             raise IllegalPlay("durak.transfer_count",
                               f"seat {new_defender} holds {p.sizes[new_defender]} cards, fewer than "
