@@ -37,7 +37,7 @@ def random_display(rng: random.Random, buzz_id: int) -> TableDisplay:
     )
 
 
-def _timed(calls: int, call: Callable[[int], None]) -> list[float]:
+def _timed(calls: int, call: Callable[[int], object]) -> list[float]:
     samples = []
     for index in range(calls):
         start = time.perf_counter()

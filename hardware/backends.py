@@ -41,7 +41,7 @@ def mock_pin_factory() -> Any:
 
     A fresh factory each call: no pins or reservations are shared between tables.
     """
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from gpiozero.pins.mock import MockFactory, MockPWMPin  # type: ignore[import-untyped]
 
     return MockFactory(pin_class=MockPWMPin)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import Button  # type: ignore[import-untyped]
 
 from hardware.config import GpioConfig
 from hardware.errors import DeviceClosed

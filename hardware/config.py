@@ -183,7 +183,9 @@ class GpioConfig:
         )
         buttons_data = data.get("buttons") or {}
         _only_keys(buttons_data, "buttons", set(COMMAND_BUTTONS))
-        options = {k: data[k] for k in ("bounce_time", "hold_time", "led_active_high") if k in data}
+        options: dict[str, Any] = {
+            k: data[k] for k in ("bounce_time", "hold_time", "led_active_high") if k in data
+        }
         if not isinstance(options.get("led_active_high", True), bool):
             raise ConfigError("led_active_high", "must be true or false")
         return cls(
@@ -191,7 +193,9 @@ class GpioConfig:
             trump=trump,
             status_led=_pin(data.get("status_led"), "status LED"),
             buzzer=_pin(data.get("buzzer"), "buzzer"),
-            **{n: _pin(buttons_data.get(n), f"{n} button") for n in COMMAND_BUTTONS},
+            confirm=_pin(buttons_data.get("confirm"), "confirm button"),
+            undo=_pin(buttons_data.get("undo"), "undo button"),
+            new_game=_pin(buttons_data.get("new_game"), "new_game button"),
             **options,
         )
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from gpiozero import LED, PWMLED, RGBLED, Buzzer
+from gpiozero import LED, PWMLED, RGBLED, Buzzer  # type: ignore[import-untyped]
 
 from hardware.config import GpioConfig
 from hardware.display_state import TRUMP_SUITS, Buzz, LedMode, Rgb, SeatLight, Status, TableDisplay
