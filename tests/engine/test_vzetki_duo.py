@@ -128,8 +128,9 @@ def test_highest_of_led_suit_takes_both_and_leads(known: bool) -> None:
     assert view["last_trick_winner"] == 0 and st.to_act() == {0}
     assert view["tricks"] == [1, 0] and view["tricks_played"] == 1
     st.apply(play(0, "2D"))
-    st.apply(play(1, "4D") if known else play(1, "3S"))  # observed: tops unknown
-    assert st.public_view()["last_trick_winner"] == (1 if known else 0)
+    st.apply(play(1, "2S"))  # no diamond showing: any top card; it cannot win
+    assert st.public_view()["last_trick_winner"] == 0
+    assert st.public_view()["tricks"] == [2, 0]
 
 
 def test_whole_round_and_result() -> None:
