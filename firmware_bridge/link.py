@@ -83,6 +83,13 @@ class DisplayLink:
         self._stop = threading.Event()
         self._serial: serial.SerialBase | None = None
         self._thread: threading.Thread | None = None
+        # Worker-only state (reset by _begin_session on every (re)open).
+        self._inflight: _Inflight | None = None
+        self._last_board_seq: int | None = None
+        self._last_rx = self._last_tx = 0.0
+        # Start numbering somewhere new, so a board still holding the previous run's
+        # numbers (no reboot in between) cannot mistake our frames for old ones.
+        self._tx_seq = time.monotonic_ns() // 1000 & 0xFFFF
         self._serial = self._open()
         self._thread = threading.Thread(target=self._run, name=f"DisplayLink({port})", daemon=True)
         self._thread.start()
@@ -254,12 +261,10 @@ class DisplayLink:
         with self._cv:
             decoder.reset()
             self._shared.connected = False
-            self._inflight: _Inflight | None = None
-            self._last_board_seq: int | None = None
+            self._inflight = None
+            self._last_board_seq = None
             self._last_rx = time.monotonic()
             self._last_tx = 0.0
-            if not hasattr(self, "_tx_seq"):
-                self._tx_seq = int(time.monotonic_ns() // 1000) & 0xFFFF
 
     def _lose_port(self) -> None:
         with self._cv:

@@ -131,7 +131,6 @@ class Board:
             return
         self._last_state_seq = seq
         self.counters["applied"] += 1
-        self._transmit(protocol.CMD_ACK, bytes([seq >> 8, seq & 0xFF]))
         if self._last_buzz_id is not None and state["buzz_id"] != self._last_buzz_id:
             if state["buzz"] != "none":
                 self._buzzer.play(state["buzz"])
@@ -140,6 +139,8 @@ class Board:
             self._on_apply(state)
         self._valid = True
         self._show(state)
+        # Acknowledge only once it is on show: an ACK means "the table shows this now".
+        self._transmit(protocol.CMD_ACK, bytes([seq >> 8, seq & 0xFF]))
 
     # --- time -------------------------------------------------------------------
 

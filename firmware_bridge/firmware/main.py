@@ -7,6 +7,7 @@ main.py at boot. Pin numbers are the wiring described in the README.
 import select
 import sys
 
+import machine
 import micropython
 
 import pico_hw
@@ -15,6 +16,9 @@ from board import STRIP_LENGTH, Board
 STRIP_PIN = 16
 DISPLAY_PINS = ((2, 3), (4, 5))  # (clk, dio) for team 1 and team 2
 BUZZER_PIN = 15
+#: Hold this pin to ground while the board boots to get the REPL (and mpremote) back:
+#: once the loop runs, Ctrl-C is disabled because the serial line carries binary.
+MAINTENANCE_PIN = 22
 
 
 def run():
@@ -42,4 +46,5 @@ def run():
         poller.poll(5)
 
 
-run()
+if machine.Pin(MAINTENANCE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value():
+    run()
