@@ -226,7 +226,7 @@ class KozelTrumpsState(GameState):
         mine = led_key(card, self.trump)
         if mine == led:
             return None
-        hand = p.hands[seat]
+        hand = sort_cards(p.hands[seat])
         same = [c for c in hand if led_key(c, self.trump) == led]
         trumps = [c for c in hand if is_trump(c, self.trump)]
         held = same[0] if same else trumps[0] if trumps and mine != "T" else None
