@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.commands.engine",
     "referee.commands.vision",
     "referee.commands.bridge",
+    "referee.commands.hardware",
 )
 
 
