@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.check import EXIT_ILLEGAL, EXIT_OK, CheckOutcome, check_record
+from engine.errors import RecordError
 from engine.events import Event
 from engine.games import find_game, game_module
 from engine.header import Header
@@ -90,29 +91,41 @@ def check_match(paths: Sequence[str | os.PathLike[str]]) -> CheckOutcome:
     expect_leader: int | None = None
     score: dict[str, Any] | None = None
     for k, path in enumerate(paths):
-        outcome = check_record(path)
         name = os.fspath(path)
-        if outcome.exit_code != EXIT_OK:
+        try:
+            header = read_record(path, allow_torn_tail=True).header
+        except RecordError:
+            header = None  # check_record reports it
+        problem = None
+        if header is not None:
+            if score is not None and score.get("over"):
+                problem = "the match was already over"
+            elif header.match != carried:
+                problem = (f"header 'match' is {header.match!r}, the previous games give "
+                           f"{carried!r}")
+            elif expect_leader is not None and header.leader != expect_leader:
+                problem = (f"header 'leader' is {header.leader!r}, the previous game gives "
+                           f"{expect_leader}")
+        outcome = check_record(path)
+        if problem is None and outcome.exit_code != EXIT_OK:
             return CheckOutcome(outcome.exit_code, {**outcome.output, "file": name},
                                 outcome.message)
-        header = read_record(path).header
-        problem = None
-        if not outcome.output["complete"] and k < len(paths) - 1:
+        if problem is None and not outcome.output["complete"] and k < len(paths) - 1:
             problem = "the game is not complete, yet another game follows"
-        elif score is not None and score.get("over"):
-            problem = "the match was already over"
-        elif header.match != carried:
-            problem = f"header 'match' is {header.match!r}, the previous games give {carried!r}"
-        elif expect_leader is not None and header.leader != expect_leader:
-            problem = f"header 'leader' is {header.leader!r}, the previous game gives {expect_leader}"
         if problem is not None:
             return CheckOutcome(
                 EXIT_ILLEGAL,
                 {"ok": False, "event": 1, "reason": problem, "rule": "match.score", "file": name},
             )
+        assert header is not None
         assert outcome.state is not None
         if outcome.output["complete"]:
-            score = score_after(header, outcome.state.result())
+            try:
+                score = score_after(header, outcome.state.result())
+            except ValueError as exc:  # e.g. kozel observed: unseen cards decide the score
+                return CheckOutcome(EXIT_ILLEGAL, {
+                    "ok": False, "event": 1, "reason": f"the match score is unknown: {exc}",
+                    "rule": "match.score_unknown", "file": name})
             carried = score
             expect_leader = score.get("next_leader")
     return CheckOutcome(
