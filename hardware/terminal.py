@@ -14,15 +14,15 @@ Example (color=False):
     >>> from hardware.display_state import LedMode, Rgb, SeatLight, TableDisplay
     >>> lit = SeatLight(LedMode.BLINK, Rgb(255, 0, 0))
     >>> print(render_table(TableDisplay(seats=(lit, SeatLight()), trump="S"), color=False))
-                     1 seat 1 [R*]
+                      seat 0 [R*]
       ┌──────────────────────────────────────────┐
-      │   team 1                        team 2   │
+      │   team 0                        team 1   │
       │   ┌────┐         trump          ┌────┐   │
       │   │    │        ♠ spades        │    │   │
       │   └────┘                        └────┘   │
       │              status: ready               │
       └──────────────────────────────────────────┘
-                      2 seat 2 [.]
+                       seat 1 [.]
       LED: letter = colour, * blinking, ~ pulsing, . off
 """
 
@@ -80,18 +80,19 @@ def render_table(
 ) -> str:
     """The table's lights as a multi-line string (no trailing newline).
 
-    `seat_names[i]` labels seat i+1 (missing or empty names read "seat N").
+    `seat_names[i]` names seat i, numbered from 0 like the records (missing or empty
+    names read "seat N").
     With `color=False` the result is plain text without any escape sequence.
     """
     seats = [
         _seat_label(number, _name(seat_names, number), light, color)
-        for number, light in enumerate(display.seats, start=1)
+        for number, light in enumerate(display.seats)
     ]
     half = (len(seats) + 1) // 2
     top, bottom = seats[:half], seats[half:][::-1]  # clockwise around the table
     team_a, team_b = (_segments(text, color) for text in display.displays)
     inside = [
-        _columns(["team 1", "", "team 2"]),
+        _columns(["team 0", "", "team 1"]),
         _columns([team_a[0], "trump", team_b[0]]),
         _columns([team_a[1], _trump(display.trump, color), team_b[1]]),
         _columns([team_a[2], "", team_b[2]]),
@@ -145,13 +146,13 @@ def visible_width(text: str) -> int:
 
 
 def _name(seat_names: Sequence[str] | None, number: int) -> str:
-    if seat_names is not None and number <= len(seat_names) and seat_names[number - 1]:
-        return seat_names[number - 1][:NAME_WIDTH]
+    if seat_names is not None and number < len(seat_names) and seat_names[number]:
+        return f"{number} {seat_names[number][:NAME_WIDTH]}"
     return f"seat {number}"
 
 
 def _seat_label(number: int, name: str, light: SeatLight, color: bool) -> str:
-    return f"{number} {name} {led_token(light, color=color)}"
+    return f"{name} {led_token(light, color=color)}"
 
 
 def _segments(text: str, color: bool) -> tuple[str, str, str]:

@@ -32,7 +32,7 @@ def test_module_example_is_exact() -> None:
 def test_plain_text_has_no_escape_codes_and_shows_everything() -> None:
     text = render_table(GAME, seat_names=NAMES, color=False)
     assert "\x1b" not in text
-    for expected in ("1 Anna [R*]", "2 Boris [G]", "3 Vera [B~]", "4 Dima [.]"):
+    for expected in ("0 Anna [R*]", "1 Boris [G]", "2 Vera [B~]", "3 Dima [.]"):
         assert expected in text
     assert "│  12│" in text and "│   3│" in text  # right-aligned like the 7-segment digits
     assert "♥ hearts" in text
@@ -44,8 +44,8 @@ def test_seats_go_clockwise_round_the_table() -> None:
     text = render_table(TableDisplay(seats=(GREEN_ON,) * 6), color=False)
     lines = text.splitlines()
     top, bottom = lines[0], lines[-2]
-    assert re.findall(r"(\d) seat", top) == ["1", "2", "3"]
-    assert re.findall(r"(\d) seat", bottom) == ["6", "5", "4"]
+    assert re.findall(r"seat (\d)", top) == ["0", "1", "2"]
+    assert re.findall(r"seat (\d)", bottom) == ["5", "4", "3"]
 
 
 def test_table_edges_line_up_in_both_modes() -> None:
@@ -60,7 +60,7 @@ def test_colour_mode_draws_each_led_in_its_colour() -> None:
     assert "\x1b[38;2;255;0;0m●*" in text  # seat 1 red, blinking
     assert "\x1b[38;2;0;200;0m●\x1b[0m" in text  # seat 2 green, steady
     assert "\x1b[38;2;0;0;255m●~" in text  # seat 3 blue, pulsing
-    assert "4 Dima [.]" in text
+    assert "3 Dima [.]" in text
     assert re.sub(r"\x1b\[[0-9;]*m", "", text).count("●") == 4  # three seats + status
 
 
@@ -104,4 +104,4 @@ def test_lit_black_is_drawn_off() -> None:
 
 def test_missing_and_long_seat_names() -> None:
     text = render_table(GAME, seat_names=["Alexandrina-Maria", ""], color=False)
-    assert "1 Alexandrin [R*]" in text and "2 seat 2 [G]" in text and "3 seat 3" in text
+    assert "0 Alexandrin [R*]" in text and "seat 1 [G]" in text and "seat 2 [" in text
