@@ -25,7 +25,7 @@ _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def seat_button_name(seat: int) -> str:
-    """The `ButtonEvent.button` name of the button at `seat` (1-based): "seat3"."""
+    """The `ButtonEvent.button` name of the button at `seat` (0-based, as in records): "seat3"."""
     return f"seat{seat}"
 
 
@@ -122,7 +122,7 @@ class GpioConfig:
 
     def pin_uses(self) -> Iterator[tuple[int, str]]:
         """Every wired pin with a human name for its job, in config order."""
-        for number, seat in enumerate(self.seats, start=1):
+        for number, seat in enumerate(self.seats):
             if seat.led is not None:
                 yield seat.led.red, f"seat {number} LED red"
                 yield seat.led.green, f"seat {number} LED green"
@@ -148,7 +148,7 @@ class GpioConfig:
             pin = getattr(self, name)
             if pin is not None:
                 yield name, pin, None
-        for number, seat in enumerate(self.seats, start=1):
+        for number, seat in enumerate(self.seats):
             if seat.button is not None:
                 yield seat_button_name(number), seat.button, number
 
@@ -172,7 +172,7 @@ class GpioConfig:
         seats_data = data["seats"]
         if not isinstance(seats_data, (list, tuple)):
             raise ConfigError("seats", f"must be a list of seats, got {seats_data!r}")
-        seats = tuple(_seat_from(s, n) for n, s in enumerate(seats_data, start=1))
+        seats = tuple(_seat_from(s, n) for n, s in enumerate(seats_data))
         trump_data = data.get("trump") or {}
         _only_keys(trump_data, "trump", set(TRUMP_SUITS))
         trump = TrumpPins(

@@ -74,7 +74,7 @@ def walkthrough(config: GpioConfig) -> Iterator[tuple[str, TableDisplay]]:
         ]
         for name, light in looks:
             seats = tuple(light if i == seat else off for i in range(count))
-            yield f"seat {seat + 1} {name}", TableDisplay(seats=seats)
+            yield f"seat {seat} {name}", TableDisplay(seats=seats)
     blank = (off,) * count
     for suit in TRUMP_SUITS:
         yield f"trump LED {suit}", TableDisplay(seats=blank, trump=suit)

@@ -51,7 +51,7 @@ def drain(panel: ButtonPanel, quiet: float = BOUNCE + 0.03) -> list[ButtonEvent]
 
 
 @pytest.mark.parametrize(
-    ("name", "seat"), [("confirm", None), ("undo", None), ("new_game", None), ("seat3", 3)]
+    ("name", "seat"), [("confirm", None), ("undo", None), ("new_game", None), ("seat2", 2)]
 )
 def test_short_press_gives_one_press_event(panel, mock_factory, name, seat) -> None:
     pin = mock_factory.pin(PINS[name])
@@ -86,18 +86,18 @@ def test_bounces_on_press_and_release_give_one_press(panel, mock_factory) -> Non
 
 def test_presses_further_apart_than_bounce_time_all_count(panel, mock_factory) -> None:
     for _ in range(3):
-        press(mock_factory, "seat1", down_for=BOUNCE + 0.01)
+        press(mock_factory, "seat0", down_for=BOUNCE + 0.01)
         time.sleep(BOUNCE + 0.01)
     assert [e.kind for e in drain(panel)] == [ButtonKind.PRESS] * 3
 
 
 def test_tap_shorter_than_bounce_time_is_still_one_press(panel, mock_factory) -> None:
     """The release edge falls in the bounce window; the settle check must still see it."""
-    pin = mock_factory.pin(PINS["seat2"])
+    pin = mock_factory.pin(PINS["seat1"])
     pin.drive_low()
     pin.drive_high()
     events = drain(panel, quiet=BOUNCE + 0.05)
-    assert [(e.button, e.kind, e.seat) for e in events] == [("seat2", ButtonKind.PRESS, 2)]
+    assert [(e.button, e.kind, e.seat) for e in events] == [("seat1", ButtonKind.PRESS, 1)]
 
 
 def test_long_press_gives_long_press_and_no_press(panel, mock_factory) -> None:
@@ -115,17 +115,17 @@ def test_long_press_gives_long_press_and_no_press(panel, mock_factory) -> None:
 
 
 def test_long_press_on_a_seat_button_after_bouncy_contact(panel, mock_factory) -> None:
-    pin = mock_factory.pin(PINS["seat4"])
+    pin = mock_factory.pin(PINS["seat3"])
     pin.drive_low()
     bounce(pin, final_low=True)
     event = panel.get(timeout=2)
-    assert (event.button, event.kind, event.seat) == ("seat4", ButtonKind.LONG_PRESS, 4)
+    assert (event.button, event.kind, event.seat) == ("seat3", ButtonKind.LONG_PRESS, 3)
     pin.drive_high()
     assert drain(panel) == []
 
 
 def test_buttons_pressed_from_several_threads_share_one_queue(panel, mock_factory) -> None:
-    seats = ["seat1", "seat2", "seat3", "seat4"]
+    seats = ["seat0", "seat1", "seat2", "seat3"]
 
     def player(name: str) -> None:
         for _ in range(4):
@@ -150,7 +150,7 @@ def test_panels_can_share_an_events_queue(mock_factory) -> None:
             assert second.events is first.events
             mock_factory.pin(6).drive_low()
             mock_factory.pin(6).drive_high()
-            assert first.get(timeout=1).button == "seat2"
+            assert first.get(timeout=1).button == "seat1"
 
 
 def test_close_twice_and_use_after_close(mock_factory) -> None:
@@ -166,7 +166,7 @@ def test_close_twice_and_use_after_close(mock_factory) -> None:
 
 
 def test_failed_construction_releases_the_pins_it_took(mock_factory) -> None:
-    with Button(PINS["seat4"], pin_factory=mock_factory):  # the last button built
+    with Button(PINS["seat3"], pin_factory=mock_factory):  # the last button built
         with pytest.raises(GPIOPinInUse):
             ButtonPanel(CONFIG, pin_factory=mock_factory)
     Button(PINS["confirm"], pin_factory=mock_factory).close()  # free again

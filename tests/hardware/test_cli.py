@@ -17,9 +17,9 @@ def test_walkthrough_lights_every_part_in_turn(capsys, mock_factory) -> None:
     out = capsys.readouterr().out
     assert code == 0
     steps = [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("step ")]
-    assert steps[:5] == ["seat 1 red", "seat 1 green", "seat 1 blue",
-                         "seat 1 blinking white", "seat 1 pulsing white"]  # fmt: skip
-    assert "seat 4 pulsing white" in steps and "trump LED S" in steps
+    assert steps[:5] == ["seat 0 red", "seat 0 green", "seat 0 blue",
+                         "seat 0 blinking white", "seat 0 pulsing white"]  # fmt: skip
+    assert "seat 3 pulsing white" in steps and "trump LED S" in steps
     assert "status link_lost" in steps and steps[-2:] == ["buzzer short beep", "all off"]
 
 
@@ -37,7 +37,7 @@ def test_conflicting_config_file_exits_2_naming_both_uses(tmp_path: Path, capsys
     path.write_text(json.dumps(data))
     assert main(["gpio-test", "--backend", "mock", "--config", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "GPIO4" in err and "seat 1 LED red" in err and "buzzer" in err
+    assert "GPIO4" in err and "seat 0 LED red" in err and "buzzer" in err
 
 
 def test_console_script_runs_in_a_real_process() -> None:
@@ -47,4 +47,4 @@ def test_console_script_runs_in_a_real_process() -> None:
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "1 seat 1 [R]" in done.stdout and "\x1b" not in done.stdout
+    assert "seat 0 [R]" in done.stdout and "\x1b" not in done.stdout

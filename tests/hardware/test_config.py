@@ -36,13 +36,13 @@ def test_led_pins_may_be_a_list() -> None:
 
 def test_pin_used_twice_names_both_uses() -> None:
     data = _default_dict()
-    data["trump"]["H"] = 17  # seat 1's green leg
+    data["trump"]["H"] = 17  # seat 0 green leg
     with pytest.raises(PinConflict) as info:
         GpioConfig.from_dict(data)
     err = info.value
-    assert (err.pin, err.first_use, err.second_use) == (17, "seat 1 LED green", "trump hearts LED")
+    assert (err.pin, err.first_use, err.second_use) == (17, "seat 0 LED green", "trump hearts LED")
     assert isinstance(err, ValueError)
-    assert "seat 1 LED green" in str(err) and "trump hearts LED" in str(err)
+    assert "seat 0 LED green" in str(err) and "trump hearts LED" in str(err)
 
 
 def test_button_sharing_a_pin_with_the_buzzer_is_a_conflict() -> None:
@@ -56,7 +56,7 @@ def test_button_sharing_a_pin_with_the_buzzer_is_a_conflict() -> None:
 def test_conflict_is_checked_when_built_directly_too() -> None:
     with pytest.raises(PinConflict) as info:
         GpioConfig(seats=(SeatPins(led=RgbPins(4, 5, 6), button=6),))
-    assert (info.value.pin, info.value.first_use) == (6, "seat 1 LED blue")
+    assert (info.value.pin, info.value.first_use) == (6, "seat 0 LED blue")
 
 
 @pytest.mark.parametrize("bad", [28, -1, 40, "GPIO4", 4.0, True])
@@ -75,7 +75,7 @@ def test_invalid_seat_led_pin_names_the_seat(bad: object) -> None:
     data["seats"][2]["led"]["blue"] = bad
     with pytest.raises(InvalidPin) as info:
         GpioConfig.from_dict(data)
-    assert info.value.pin == bad and info.value.use == "seat 3 LED blue"
+    assert info.value.pin == bad and info.value.use == "seat 2 LED blue"
 
 
 def test_unknown_keys_are_errors_not_silently_ignored() -> None:
@@ -96,7 +96,7 @@ def test_seat_count_outside_the_table(count: int) -> None:
 def test_partial_rgb_led_is_rejected() -> None:
     with pytest.raises(ConfigError) as info:
         GpioConfig.from_dict({"seats": [{"led": {"red": 4, "green": 17}}]})
-    assert info.value.key == "seats[1].led"
+    assert info.value.key == "seats[0].led"
 
 
 def test_hold_time_must_exceed_bounce_time() -> None:
@@ -107,13 +107,13 @@ def test_hold_time_must_exceed_bounce_time() -> None:
 
 def test_minimal_config_wires_only_what_is_listed() -> None:
     config = GpioConfig.from_dict({"seats": [{"button": 5}, {"button": 6}]})
-    assert list(config.pin_uses()) == [(5, "seat 1 button"), (6, "seat 2 button")]
-    assert list(config.buttons()) == [("seat1", 5, 1), ("seat2", 6, 2)]
+    assert list(config.pin_uses()) == [(5, "seat 0 button"), (6, "seat 1 button")]
+    assert list(config.buttons()) == [("seat0", 5, 0), ("seat1", 6, 1)]
 
 
 def test_buttons_lists_command_buttons_then_seats() -> None:
     names = [(name, seat) for name, _, seat in GpioConfig.default().buttons()]
     assert names == [
         ("confirm", None), ("undo", None), ("new_game", None),
-        ("seat1", 1), ("seat2", 2), ("seat3", 3), ("seat4", 4),
+        ("seat0", 0), ("seat1", 1), ("seat2", 2), ("seat3", 3),
     ]  # fmt: skip
