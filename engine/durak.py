@@ -65,7 +65,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card, Suit, card_list
 from engine.durak_rules import (
-    DECK, DECK_SET, HAND, RANK_ORDER, Position, beat_problem, initial_position, left_of, rank_plural,
+    DECK, DECK_SET, HAND, RANK_ORDER, Position, beat_problem, beats, initial_position, left_of, rank_plural,
 )
 from engine.errors import IllegalPlay, NotYourTurn, RecordError
 from engine.events import Attack, BoutBeaten, Defend, Event, Take, Transfer, event_to_json
@@ -435,8 +435,7 @@ class DurakState(GameState):
             unbeaten = p.unbeaten
             hand = p.hands[defender]
             for a in unbeaten:
-                events.extend(Defend(defender, ((a, b),)) for b in hand
-                              if beat_problem(b, a, self.trump) is None)
+                events.extend(Defend(defender, ((a, b),)) for b in hand if beats(b, a, self.trump))
             if unbeaten:
                 events.append(Take(defender))
             else:
@@ -446,7 +445,7 @@ class DurakState(GameState):
                 same = [c for c in hand if c.rank == p.table[0][0].rank]
                 room = min(p.cap, p.sizes[nxt]) - len(p.table)
                 events.extend(Transfer(defender, c) for c in _subsets(same, room))
-        keyed = {json.dumps(event_to_json(e), sort_keys=True): e for e in events}
+        keyed = {_json_key(e): e for e in events}
         return [keyed[k] for k in sorted(keyed)]
 
     def result(self) -> dict[str, Any]:
@@ -493,6 +492,22 @@ def match_step(carried: dict[str, Any] | None, result: dict[str, Any], options: 
 
 
 # ----- helpers ------------------------------------------------------------------------
+
+_TEXT: dict[Card, str] = {c: json.dumps(str(c)) for c in DECK}
+
+
+def _json_key(e: Event) -> str:
+    """`json.dumps(event_to_json(e), sort_keys=True)` for Durak's events, built directly:
+    sorting the legal events by it is the hot path of random play."""
+    if isinstance(e, Attack):
+        return f'{{"attack": [{", ".join(_TEXT[c] for c in e.cards)}], "seat": {e.seat}}}'
+    if isinstance(e, Defend):
+        pairs = ", ".join(f"[{_TEXT[a]}, {_TEXT[b]}]" for a, b in e.pairs)
+        return f'{{"defend": [{pairs}], "seat": {e.seat}}}'
+    if isinstance(e, Transfer):
+        return f'{{"seat": {e.seat}, "transfer": [{", ".join(_TEXT[c] for c in e.cards)}]}}'
+    return json.dumps(event_to_json(e), sort_keys=True)
+
 
 def _rank_key(rank: str) -> int:
     return RANK_ORDER[rank]
