@@ -48,7 +48,6 @@ import itertools
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from engine.cards import Card, Suit, card_list
@@ -293,8 +292,7 @@ class KozelState(GameState):
         if p.acted > 0 and beat_matching(cards, p.standing, self._beats) is None:
             raise IllegalPlay("kozel.beat", self._beat_reason(cards), seat=ev.seat, cards=cards)
         table = p.table + (Lay(ev.seat, len(cards), cards, True),)
-        self._advance(replace(after, table=table, standing=cards, standing_seat=ev.seat,
-                              last_molodka=None))
+        self._advance(after, table=table, standing=cards, standing_seat=ev.seat)
 
     def _pass(self, ev: Pass) -> None:
         self._check_turn(ev.seat)
@@ -312,12 +310,12 @@ class KozelState(GameState):
                                   f"{n_cards(p.counts[ev.seat])} and cannot pass {ev.count}",
                                   seat=ev.seat)
             # which cards went down is unknown: none of his is surely in hand any more
-            after = replace(p, counts=bump(p.counts, ev.seat, -ev.count),
+            after = p._replace(counts=bump(p.counts, ev.seat, -ev.count),
                             sure_in=set_at(p.sure_in, ev.seat, frozenset()))
         else:
             after = self._take(ev.seat, ev.cards)
         table = p.table + (Lay(ev.seat, ev.count, ev.cards, False),)
-        self._advance(replace(after, table=table, last_molodka=None))
+        self._advance(after, table=table)
 
     def _check_count(self, seat: int, count: int) -> None:
         k = len(self._p.standing)
@@ -336,23 +334,26 @@ class KozelState(GameState):
     def _take(self, seat: int, cards: tuple[Card, ...]) -> KozelPosition:
         """Check that `seat` can put `cards` down; the position with them out of his hand."""
         p = self._p
-        check_cards(p, seat, cards)
+        cs = check_cards(p, seat, cards)
         if p.counts[seat] < len(cards):
             raise IllegalPlay("common.card_count", f"seat {seat} holds {n_cards(p.counts[seat])} "
                               f"and cannot put down {len(cards)}", seat=seat, cards=cards)
         hands = p.hands
         if hands is not None:
-            missing = [c for c in cards if c not in hands[seat]]
-            if missing:
-                c = missing[0]
+            if not cs <= hands[seat]:
+                c = next(c for c in cards if c not in hands[seat])
                 where = next((f"seat {s} holds it" for s in range(SEATS) if c in hands[s]),
                              "it is still in the stock")
                 raise IllegalPlay("common.not_in_hand", f"{c} is not in seat {seat}'s hand: "
                                   f"{where}", seat=seat, cards=cards)
-            hands = set_at(hands, seat, hands[seat] - set(cards))
-        return replace(p, hands=hands, counts=bump(p.counts, seat, -len(cards)),
-                       known_in=set_at(p.known_in, seat, p.known_in[seat] - set(cards)),
-                       sure_in=set_at(p.sure_in, seat, p.sure_in[seat] - set(cards)))
+            hands = set_at(hands, seat, hands[seat] - cs)
+        known_in, sure_in = p.known_in, p.sure_in
+        if known_in[seat]:
+            known_in = set_at(known_in, seat, known_in[seat] - cs)
+        if sure_in[seat]:
+            sure_in = set_at(sure_in, seat, sure_in[seat] - cs)
+        return p._replace(hands=hands, counts=bump(p.counts, seat, -len(cards)),
+                          known_in=known_in, sure_in=sure_in)
 
     def _molodka(self, ev: Molodka) -> None:
         check_seat(ev.seat)
@@ -377,7 +378,7 @@ class KozelState(GameState):
         if p.last_molodka is not None and dist(seat, p.opener) > dist(p.last_molodka, p.opener):
             # shown at the same moment as the leading molodka, but farther: back to hand
             known = p.known_in[seat] | set(cards)
-            self._p = replace(p, known_in=set_at(p.known_in, seat, known),
+            self._p = p._replace(known_in=set_at(p.known_in, seat, known),
                               sure_in=set_at(p.sure_in, seat, frozenset(cards)),
                               molodka_seats=p.molodka_seats | {seat})
             return
@@ -391,15 +392,15 @@ class KozelState(GameState):
                 sure_l[lay.seat] = sure_l[lay.seat] | set(lay.cards)
                 if hands_l is not None:
                     hands_l[lay.seat] = hands_l[lay.seat] | set(lay.cards)
-        self._p = replace(
-            after, hands=tuple(hands_l) if hands_l is not None else None, counts=tuple(counts_l),
+        self._p = after._replace(
+            hands=tuple(hands_l) if hands_l is not None else None, counts=tuple(counts_l),
             known_in=tuple(known_l), sure_in=tuple(sure_l), leader=seat, acted=1, standing=cards, standing_seat=seat,
             table=(Lay(seat, HAND, cards, True),), molodka_seats=p.molodka_seats | {seat},
             last_molodka=seat)
 
-    def _advance(self, p: KozelPosition) -> None:
+    def _advance(self, p: KozelPosition, **changes: Any) -> None:
         """One more action in the trick; after the fourth, the trick is taken and drawn."""
-        p = replace(p, acted=p.acted + 1)
+        p = p._replace(acted=p.acted + 1, last_molodka=None, **changes)
         if p.acted == SEATS:
             p = finish_trick(p)
         self._p = p

@@ -43,12 +43,13 @@ class Void:
 
 def is_trump(card: Card, trump: Suit | None) -> bool:
     """7C, a queen or a jack, or a card of the trump suit (None: permanent ones only)."""
-    return is_permanent_trump(card) or card.suit is trump
+    return card.suit is trump or is_permanent_trump(card)
 
 
 def led_key(card: Card, trump: Suit) -> str:
     """"T" for a trump, else the card's suit letter: what following means for it."""
-    return "T" if is_trump(card, trump) else card.suit.value
+    suit = card.suit
+    return "T" if suit is trump or is_permanent_trump(card) else suit._value_
 
 
 def suit_words(key: str) -> str:

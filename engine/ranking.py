@@ -78,12 +78,13 @@ _PERMANENT_RANK: dict[Card, int] = {
 
 def is_permanent_trump(card: Card) -> bool:
     """7C, any queen or any jack: a trump whatever the trump suit."""
-    return card in _PERMANENT_RANK
+    rank = card.rank  # compared by text: hashing a card costs more (hot path)
+    return rank == "Q" or rank == "J" or (rank == "7" and card.suit is Suit.CLUBS)
 
 
 def trumps_is_trump(card: Card, trump: Suit) -> bool:
     """Whether `card` is a trump in kozel-trumps with `trump` as the trump suit."""
-    return card in _PERMANENT_RANK or card.suit is trump
+    return card.suit is trump or is_permanent_trump(card)
 
 
 def trumps_suit(card: Card, trump: Suit) -> Suit | None:
@@ -95,7 +96,7 @@ def trumps_strength(card: Card, trump: Suit) -> int:
     """A number ordering trumps (high over 50) and plain cards (their rank in the suit).
 
     Only meaningful to compare two trumps, or two cards of the same plain suit."""
-    if card in _PERMANENT_RANK:
+    if is_permanent_trump(card):
         return _PERMANENT_RANK[card]
     if card.suit is trump:
         return 50 + _PLAIN_RANK[card.rank]
