@@ -85,7 +85,7 @@ class DurakState(GameState):
     _p: Position
     trump: Suit
     trump_card: Card | None
-    _forced_first: int | None
+    _first_why: str | None
 
     # ----- construction -------------------------------------------------------------
 
@@ -125,7 +125,7 @@ class DurakState(GameState):
         transfer = self.options["transfer"]
         if not isinstance(transfer, bool):
             raise RecordError(f"option 'transfer' must be true or false, got {transfer!r}")
-        self._p, self.trump, self.trump_card, self._forced_first = initial_position(
+        self._p, self.trump, self.trump_card, self._first_why = initial_position(
             self.header, self.players
         )
 
@@ -172,11 +172,10 @@ class DurakState(GameState):
             raise NotYourTurn("common.out_of_turn", f"seat {seat} is out of the game", seat=seat)
         if not p.table:
             if p.attacker is not None and seat != p.attacker:
-                if p.bouts == 0 and self._forced_first is not None and self.header.leader is None:
-                    raise NotYourTurn(
-                        "durak.first_attacker",
-                        f"seat {p.attacker} attacks first (the lowest trump, else left of the "
-                        f"dealer), not seat {seat}", seat=seat, cards=cards)
+                if p.bouts == 0 and self._first_why is not None:
+                    rule = "durak.first_attacker" if self.header.leader is None else "common.out_of_turn"
+                    raise NotYourTurn(rule, f"{self._first_why}: he attacks first, not seat {seat}",
+                                      seat=seat, cards=cards)
                 raise NotYourTurn("common.out_of_turn",
                                   f"seat {p.attacker} attacks this bout, not seat {seat}",
                                   seat=seat, cards=cards)

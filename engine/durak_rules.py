@@ -151,8 +151,9 @@ def header_trump(header: Header, players: int) -> tuple[Suit, Card | None]:
     return (suit if suit is not None else card.suit), card  # type: ignore[union-attr]
 
 
-def initial_position(header: Header, players: int) -> tuple[Position, Suit, Card | None, int | None]:
-    """The first position, the trump, the trump card and the forced first attacker.
+def initial_position(header: Header, players: int) -> tuple[Position, Suit, Card | None, str | None]:
+    """The first position, the trump, the trump card, and why the first attacker is
+    forced (for the message), or None when he is not.
 
     The first attacker is forced by the header's `leader`, else with known hands by the
     lowest trump (else the player left of the dealer); observed without `leader` it is
@@ -162,6 +163,7 @@ def initial_position(header: Header, players: int) -> tuple[Position, Suit, Card
         RecordError: the deal is not durak's deck dealt six each (names the problem).
     """
     trump, trump_card = header_trump(header, players)
+    why: str | None = None
     stock_size = len(DECK) - HAND * players
     if header.leader is not None and header.leader >= players:
         raise RecordError(f"leader seat {header.leader} does not exist with {players} players")
@@ -184,13 +186,19 @@ def initial_position(header: Header, players: int) -> tuple[Position, Suit, Card
         first = header.leader
         if first is None:
             low = lowest_trump_holder(dealt, trump)
-            first = low[0] if low is not None else (header.dealer + 1) % players
+            if low is not None:
+                first, why = low[0], f"seat {low[0]} holds {low[1]}, the lowest trump"
+            else:
+                first = (header.dealer + 1) % players
+                why = f"nobody holds a trump, so seat {first}, left of the dealer,"
+    if header.leader is not None:
+        why = f"the header names seat {header.leader} to attack first"
     position = Position(
         hands=hands, sizes=(HAND,) * players, stock=stock, table=(), discard=frozenset(),
         attacker=first, defender=None if first is None else (first + 1) % players,
         passer=first, limit=0, bouts=0, out=frozenset(), over=False, fool=None, last_bout=None,
     )
-    return position, trump, trump_card, first
+    return position, trump, trump_card, why
 
 
 def _check_deal(

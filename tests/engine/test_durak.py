@@ -111,7 +111,8 @@ def test_trump_is_taken_from_the_stock_bottom_when_only_hands_are_given() -> Non
 def test_holder_of_the_lowest_trump_attacks_first() -> None:
     state = start(["7S 8S 9S 10S JS QS", "6H 6D 7D 8D 9D 10D"], dealer=0)
     assert state.to_act() == {1}
-    rejects(state, {"seat": 0, "attack": ["7S"]}, "durak.first_attacker")
+    err = rejects(state, {"seat": 0, "attack": ["7S"]}, "durak.first_attacker")
+    assert err.reason == "seat 1 holds 6H, the lowest trump: he attacks first, not seat 0"
     play(state, {"seat": 1, "attack": ["6D"]})
     assert state.public_view()["defender"] == 0
 
