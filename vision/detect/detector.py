@@ -1,0 +1,251 @@
+"""`detect_cards`: every card on the table, face up or down, with its corners, which
+card lies on which, and the upright crops of its visible corner indices.
+
+How (see the modules for why): gather edge evidence at a bounded work scale; propose
+quads from closed outlines (whole cards) and from right-angled corners of merged
+outlines (overlapping cards); snap them onto the edges; keep a consistent set, cards
+on top first; then decide, for each pair that overlaps, which is on top, so that an
+index hidden under another card is not handed to the recogniser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detect import geometry as g
+from vision.detect import proposals, select
+from vision.detect.candidate import CardCandidate
+from vision.detect.evidence import Evidence, gather
+from vision.detect.faces import looks_face_down
+from vision.recognize.patch import extract_index_patches, index_quads
+from vision.types import VisionError
+
+__all__ = ["DetectorConfig", "BadFrame", "detect_cards", "check_image"]
+
+
+class BadFrame(VisionError, ValueError):
+    """An array that is not a BGR/grey/BGRA uint8 image (None, empty, wrong shape)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"not an image frame: {what}")
+        self.what = what
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorConfig:
+    """Knobs of the detector; the defaults suit a table seen from 0.5-1.5 m.
+
+    `min_card_frac`: smallest card short side, as a share of the image's long side.
+    `with_patches`: cut index patches (the pipeline needs them; recall tests don't).
+    """
+
+    min_card_frac: float = 0.025
+    max_cards: int = 60
+    min_support: float = 0.75
+    max_refine: int = 24
+    with_patches: bool = True
+
+
+def check_image(image: object) -> np.ndarray:
+    """Return `image` as a contiguous BGR uint8 array, or raise BadFrame."""
+    if not isinstance(image, np.ndarray):
+        raise BadFrame(f"expected a numpy array, got {type(image).__name__}")
+    if image.size == 0 or image.ndim not in (2, 3):
+        raise BadFrame(f"array of shape {image.shape}")
+    if image.dtype != np.uint8:
+        raise BadFrame(f"dtype {image.dtype} (expected uint8)")
+    if image.ndim == 2:
+        return np.ascontiguousarray(np.repeat(image[:, :, None], 3, axis=2))
+    if image.shape[2] == 4:
+        return np.ascontiguousarray(image[:, :, :3])
+    if image.shape[2] == 1:
+        return np.ascontiguousarray(np.repeat(image, 3, axis=2))
+    if image.shape[2] != 3:
+        raise BadFrame(f"{image.shape[2]} channels")
+    return image
+
+
+def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -> list[CardCandidate]:
+    """Find the cards in a BGR image; see the module docstring.
+
+    Returns candidates ordered top-to-bottom in the pile order found (cards lying on
+    top first), then by position. A black or empty-table frame gives an empty list.
+
+    Raises:
+        BadFrame: `image` is not an image array.
+    """
+    image = check_image(image)
+    if min(image.shape[:2]) < 16:
+        return []
+    ev = gather(image)
+    quads = find_quads(ev, config)
+    return [_candidate(image, ev, i, quads, config) for i in range(len(quads))]
+
+
+def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
+    """Card quads at work scale, on-top cards first."""
+    h, w = ev.shape
+    min_short = max(10.0, config.min_card_frac * max(h, w))
+    min_area = min_short * min_short * g.ASPECT_MIN * 0.8
+    cs = proposals.contours(ev, min_area)
+    whole: list[np.ndarray] = []
+    rest: list[np.ndarray] = []
+    for c in cs:
+        qs = proposals.whole_quads([c])
+        if qs:
+            whole.extend(qs)
+        else:
+            rest.append(c)
+    scored = select.dedupe(select.score_many(ev, whole))
+    strong = [s for s in scored if s.support >= 0.88]
+    sizes = _typical_sizes(strong)
+    rest = _unexplained(rest, strong, sizes, ev.shape)
+    hyps = select.score_many(ev, proposals.corner_hypotheses(rest, sizes, min_short))
+    # Corner guesses ignore perspective: snap the promising ones onto the edges.
+    hyps = select.dedupe([s for s in hyps if s.support >= 0.3])
+    hyps.sort(key=lambda s: -s.support)
+    polished = []
+    for s in hyps[: config.max_refine]:
+        q = g.order_quad(select.refine(ev, s.quad))
+        r = select.score(ev, q) if g.is_card_shaped(q, max_angle_dev=35.0) else s
+        polished.append(r if r.support >= s.support else s)
+    pool = select.dedupe(scored + polished + hyps[config.max_refine:])
+    chosen = select.choose(
+        ev, pool, min_support=config.min_support, max_cards=config.max_cards
+    )
+    final = []
+    for c in chosen:
+        q = g.order_quad(select.refine(ev, c.quad))
+        final.append(q if g.is_card_shaped(q, max_angle_dev=35.0) else c.quad)
+    return _stack_order(final, ev)
+
+
+def _unexplained(
+    rest: list[np.ndarray], strong: list[select.Scored], sizes: list[tuple[float, float]],
+    shape: tuple[int, int],
+) -> list[np.ndarray]:
+    """Outlines not accounted for by cards found whole: those inside such a card are
+    its pips and pictures, and those much smaller than a card are not cards."""
+    if not strong:
+        return rest
+    typical = min(s * l for s, l in sizes)
+    mask = np.zeros(shape, dtype=np.uint8)
+    cv2.fillPoly(mask, [np.rint(s.quad).astype(np.int32) for s in strong], 255)
+    mask = cv2.dilate(mask, np.ones((7, 7), np.uint8))
+    out = []
+    for c in rest:
+        if cv2.contourArea(c) < 0.3 * typical:
+            continue
+        p = c.reshape(-1, 2)
+        if mask[np.clip(p[:, 1], 0, shape[0] - 1), np.clip(p[:, 0], 0, shape[1] - 1)].all():
+            continue
+        out.append(c)
+    return out
+
+
+def _typical_sizes(scored: list[select.Scored]) -> list[tuple[float, float]]:
+    """(short, long) of cards found whole: likely sizes for covered cards too."""
+    if not scored:
+        return []
+    dims = []
+    for s in scored:
+        e = g.edge_lengths(s.quad)
+        a, b = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
+        dims.append((min(a, b), max(a, b)))
+    arr = np.array(dims)
+    med = tuple(float(v) for v in np.median(arr, axis=0))
+    out = {(round(med[0], 1), round(med[1], 1))}
+    if len(arr) > 2:  # perspective: nearer cards are bigger
+        out.add(tuple(float(v) for v in arr.min(axis=0)))
+        out.add(tuple(float(v) for v in arr.max(axis=0)))
+    return sorted(out)
+
+
+def on_top(ev: Evidence, a: np.ndarray, b: np.ndarray) -> bool:
+    """True if card `a` lies on `b`: where they overlap, `a`'s border is visible (it
+    casts an edge) while `b`'s border runs hidden under `a`."""
+    pa, oa = select.outline_on(ev, a[None], 40)
+    pb, ob = select.outline_on(ev, b[None], 40)
+    ia = select.inside_quads(pa[0], [_shrink(b, 3.0)], 0.0)
+    ib = select.inside_quads(pb[0], [_shrink(a, 3.0)], 0.0)
+    sa = float(oa[0][ia].mean()) if ia.any() else 0.5
+    sb = float(ob[0][ib].mean()) if ib.any() else 0.5
+    return sa >= sb
+
+
+def _shrink(q: np.ndarray, px: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    d = q - c
+    n = np.linalg.norm(d, axis=1, keepdims=True) + 1e-9
+    return (c + d * np.maximum(0.0, n - px) / n).astype(np.float32)
+
+
+def _stack_order(quads: list[np.ndarray], ev: Evidence) -> list[np.ndarray]:
+    """Order so that every card comes after all the cards lying on it."""
+    n = len(quads)
+    above: list[set[int]] = [set() for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if g.intersection_area(quads[i], quads[j]) <= 1.0:
+                continue
+            if on_top(ev, quads[i], quads[j]):
+                above[j].add(i)
+            else:
+                above[i].add(j)
+    order: list[int] = []
+    placed: set[int] = set()
+    while len(order) < n:
+        ready = [i for i in range(n) if i not in placed and above[i] <= placed]
+        if not ready:  # a cycle (three cards each on the next): keep detection order
+            ready = [min(i for i in range(n) if i not in placed)]
+        ready.sort(key=lambda i: (quads[i][:, 1].mean(), quads[i][:, 0].mean()))
+        for i in ready:
+            order.append(i)
+            placed.add(i)
+    return [quads[i] for i in order]
+
+
+def _candidate(
+    image: np.ndarray, ev: Evidence, i: int, quads: list[np.ndarray], config: DetectorConfig
+) -> CardCandidate:
+    """Build the candidate for quads[i] (work scale); quads[:i] may lie on it."""
+    q_work = quads[i]
+    q = g.order_quad(q_work / ev.scale)
+    covers = [quads[j] / ev.scale for j in range(i) if g.intersection_area(q_work, quads[j]) > 1.0]
+    area = g.quad_area(q)
+    hidden = sum(g.intersection_area(q, c) for c in covers)
+    visible = float(max(0.0, 1.0 - hidden / area)) if area > 0 else 0.0
+    flags = []
+    for iq in index_quads(q):
+        ia = g.quad_area(iq)
+        hid = sum(g.intersection_area(iq, c) for c in covers)
+        inside = _inside_image(iq, image.shape)
+        flags.append(bool(hid <= 0.08 * ia and inside))
+    index_visible = (flags[0], flags[1])
+    patches: tuple[np.ndarray, ...] = ()
+    corners: tuple[int, ...] = ()
+    if config.with_patches and any(flags):
+        both = extract_index_patches(image, q)
+        patches = tuple(p for p, f in zip(both, flags) if f)
+        corners = tuple(c for c, f in zip((0, 2), flags) if f)
+    s = select.score(ev, q_work)
+    return CardCandidate(
+        corners=g.to_quad(q),
+        face_down=looks_face_down(image, q),
+        score=round(s.support, 3),
+        visible=round(visible, 3),
+        index_visible=index_visible,
+        index_patches=patches,
+        patch_corners=corners,
+    )
+
+
+def _inside_image(q: np.ndarray, shape: tuple[int, ...], margin: float = 1.0) -> bool:
+    h, w = shape[:2]
+    return bool(
+        q[:, 0].min() >= -margin and q[:, 1].min() >= -margin
+        and q[:, 0].max() <= w - 1 + margin and q[:, 1].max() <= h - 1 + margin
+    )

@@ -1,0 +1,149 @@
+"""Plane geometry on card quads: ordering, angles, areas, overlap.
+
+Why a module of its own: every detection strategy (single contours, split blobs)
+produces quads in whatever winding and start corner its maths gives, while the rest
+of vision/ agrees on one convention (clockwise on screen, first edge a short one, see
+`vision.recognize.patch.normalize_quad`). Keeping the conversions and the overlap
+measures here means the strategies only have to find four points.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.types import Quad
+
+#: Long side / short side of real decks: 88/63 = 1.40 (poker) up to 89/57 = 1.56
+#: (bridge); the Debian SVG decks sit between. Perspective stretches it further.
+ASPECT_MIN = 1.18
+ASPECT_MAX = 1.85
+#: The aspect used to complete a card from one visible side.
+ASPECT_NOMINAL = 1.45
+
+
+def as_array(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+    """A quad as a float32 (4, 2) array."""
+    return np.asarray(quad, dtype=np.float32).reshape(4, 2)
+
+
+def signed_area(q: np.ndarray) -> float:
+    """Shoelace area; positive for clockwise on screen (y down)."""
+    p = np.asarray(q, dtype=np.float64).reshape(-1, 2).tolist()
+    n = len(p)
+    acc = 0.0
+    for i in range(n):
+        x0, y0 = p[i]
+        x1, y1 = p[(i + 1) % n]
+        acc += x0 * y1 - x1 * y0
+    return 0.5 * acc
+
+
+def order_quad(q: np.ndarray) -> np.ndarray:
+    """Clockwise on screen, first edge a short one (so corner 0 carries an index)."""
+    q = as_array(q).copy()
+    if signed_area(q) < 0:
+        q = q[[0, 3, 2, 1]]
+    # Short edges are 0-1 and 2-3: compare the mean of opposite edge pairs, which
+    # is steadier under perspective than comparing two single edges.
+    e = edge_lengths(q)
+    if e[0] + e[2] > e[1] + e[3]:
+        q = q[[1, 2, 3, 0]]
+    # Of the two index corners (0 and 2) start at the upper one: stable for tests
+    # and for humans reading JSON; the 180° ambiguity is inherent anyway.
+    if q[2, 1] + 1e-3 < q[0, 1] or (abs(q[2, 1] - q[0, 1]) <= 1e-3 and q[2, 0] < q[0, 0]):
+        q = q[[2, 3, 0, 1]]
+    return q
+
+
+def to_quad(q: np.ndarray) -> Quad:
+    """A (4, 2) array as the plain-tuple `Quad` of vision.types."""
+    a = as_array(q)
+    return tuple((float(x), float(y)) for x, y in a)  # type: ignore[return-value]
+
+
+def edge_lengths(q: np.ndarray) -> np.ndarray:
+    """Lengths of edges 0-1, 1-2, 2-3, 3-0."""
+    d = q[[1, 2, 3, 0]] - q
+    return np.sqrt((d * d).sum(axis=1))
+
+
+def aspect(q: np.ndarray) -> float:
+    """Long side / short side, from the means of opposite edges (>= 1)."""
+    e = edge_lengths(as_array(q))
+    a, b = (e[0] + e[2]) / 2.0, (e[1] + e[3]) / 2.0
+    lo, hi = min(a, b), max(a, b)
+    return float(hi / lo) if lo > 0 else float("inf")
+
+
+def corner_angles(q: np.ndarray) -> list[float]:
+    """Interior angles in degrees at each corner of a convex quad."""
+    p = np.asarray(q, dtype=np.float64).reshape(4, 2).tolist()
+    out = []
+    for i in range(4):
+        (ax, ay), (bx, by), (cx, cy) = p[i - 1], p[i], p[(i + 1) % 4]
+        ux, uy, vx, vy = ax - bx, ay - by, cx - bx, cy - by
+        nu, nv = math.hypot(ux, uy), math.hypot(vx, vy)
+        if nu == 0 or nv == 0:
+            out.append(0.0)
+            continue
+        c = max(-1.0, min(1.0, (ux * vx + uy * vy) / (nu * nv)))
+        out.append(math.degrees(math.acos(c)))
+    return out
+
+
+def is_card_shaped(q: np.ndarray, *, max_angle_dev: float = 28.0) -> bool:
+    """Convex, near-right corners, card-like aspect: a plausible card under a camera
+    that looks at the table from above or somewhat at an angle."""
+    q = as_array(q)
+    if not cv2.isContourConvex(q.reshape(-1, 1, 2)):
+        return False
+    if any(abs(a - 90.0) > max_angle_dev for a in corner_angles(q)):
+        return False
+    return ASPECT_MIN <= aspect(q) <= ASPECT_MAX
+
+
+def quad_area(q: np.ndarray) -> float:
+    return abs(signed_area(as_array(q)))
+
+
+def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
+    """Area of the intersection of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(as_array(a), as_array(b))
+    return float(max(inter, 0.0))
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter = intersection_area(a, b)
+    union = quad_area(a) + quad_area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """IoU of two axis-aligned boxes (x0, y0, x1, y1)."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def bounding_box(q: np.ndarray) -> tuple[float, float, float, float]:
+    a = as_array(q)
+    return (float(a[:, 0].min()), float(a[:, 1].min()), float(a[:, 0].max()), float(a[:, 1].max()))
+
+
+def rectangle_from_corner(
+    corner: np.ndarray, d1: np.ndarray, d2: np.ndarray, len1: float, len2: float
+) -> np.ndarray:
+    """The parallelogram with one corner at `corner` and sides along unit-ish vectors
+    d1, d2 of the given lengths (a card seen with little perspective)."""
+    d1 = d1 / (np.linalg.norm(d1) + 1e-9)
+    d2 = d2 / (np.linalg.norm(d2) + 1e-9)
+    p0 = corner.astype(np.float32)
+    return np.array(
+        [p0, p0 + d1 * len1, p0 + d1 * len1 + d2 * len2, p0 + d2 * len2], dtype=np.float32
+    )
