@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import serial
@@ -179,7 +180,7 @@ class DisplayLink:
         if self._shared.failure is not None:
             raise self._shared.failure
 
-    def _wait(self, done, what: str, timeout: float) -> None:  # type: ignore[no-untyped-def]
+    def _wait(self, done: Callable[[_Shared], bool], what: str, timeout: float) -> None:
         with self._cv:
             ok = self._cv.wait_for(
                 lambda: done(self._shared) or self._shared.failure is not None

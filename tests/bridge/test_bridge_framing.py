@@ -21,6 +21,7 @@ from firmware_bridge.samples import random_display
 from hardware.display_state import TableDisplay
 
 
+@settings(deadline=None)
 @given(st.binary(max_size=600))
 def test_firmware_cobs_matches_the_cobs_package_and_round_trips(data: bytes) -> None:
     encoded = protocol.cobs_encode(data)
@@ -41,11 +42,13 @@ def test_crc_is_ccitt_false_check_value() -> None:
     assert binascii.crc_hqx(b"123456789", 0xFFFF) == 0x29B1
 
 
+@settings(deadline=None)
 @given(st.binary(max_size=200))
 def test_firmware_crc_equals_binascii(data: bytes) -> None:
     assert protocol.crc16(data) == binascii.crc_hqx(data, 0xFFFF)
 
 
+@settings(deadline=None)
 @given(st.integers(0, 0xFFFF), st.sampled_from(list(Command)), st.binary(max_size=64))
 def test_host_and_firmware_build_identical_frames(seq: int, cmd: Command, payload: bytes) -> None:
     wire = Frame(seq, cmd, payload).encode()
@@ -139,7 +142,7 @@ def test_state_decoder_refuses_values_the_host_never_sends(offset: int, value: i
     assert reason in info.value.reason
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=40))
 def test_state_decoder_only_ever_returns_showable_states(payload: bytes) -> None:
     try:
