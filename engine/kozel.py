@@ -45,19 +45,18 @@ Gaps filled:
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.cards import Card, Suit, card_list
 from engine.errors import IllegalPlay, NotYourTurn, RecordError
-from engine.events import Event, Molodka, Pass, Play, event_to_json
+from engine.events import Event, Molodka, Pass, Play
 from engine.game import GameState
 from engine.header import Header
 from engine.kozel_position import (
     DECK_SET, DECK, HAND, SEATS, KozelPosition, Lay, card_key, n_cards, bump, check_cards,
-    check_seat, dist, finish_trick, set_at, sort_cards,
+    check_seat, dist, finish_trick, set_at, sort_cards, sorted_events,
 )
 from engine.kozel_score import OPTION_DEFAULTS, defeat_points, match_step
 from engine.ranking import beat_matching, card_points, kozel_beats
@@ -240,8 +239,7 @@ class KozelState(GameState):
             if (s not in p.molodka_seats and p.counts[s] == HAND
                     and len({c.suit for c in h}) == 1):
                 events.append(Molodka(s, sort_cards(h)))
-        keyed = {_json_key(e): e for e in events}
-        return [keyed[k] for k in sorted(keyed)]
+        return sorted_events(events)
 
     def _beats(self, new: Card, old: Card) -> bool:
         return kozel_beats(new, old, self.trump)
@@ -404,7 +402,3 @@ class KozelState(GameState):
         if p.acted == SEATS:
             p = finish_trick(p)
         self._p = p
-
-
-def _json_key(event: Event) -> str:
-    return json.dumps(event_to_json(event), sort_keys=True)

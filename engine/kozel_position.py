@@ -9,11 +9,14 @@ the position itself, so validating an event costs no copying.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.cards import Card, deck
 from engine.errors import IllegalPlay
+from engine.events import Event, event_to_json
 from engine.ranking import KOZEL_RANK, card_points
 
 SEATS = 4
@@ -153,3 +156,10 @@ def bump2(values: tuple[int, int], i: int, delta: int) -> tuple[int, int]:
 def set_at(values: tuple[frozenset[Card], ...], i: int, value: frozenset[Card]
          ) -> tuple[frozenset[Card], ...]:
     return values[:i] + (frozenset(value),) + values[i + 1:]
+
+
+def sorted_events(events: Iterable[Event]) -> list[Event]:
+    """Events without repeats, sorted by their JSON text with sorted keys: the order
+    `legal_events` promises (shared by both Kozel games)."""
+    keyed = {json.dumps(event_to_json(e), sort_keys=True): e for e in events}
+    return [keyed[k] for k in sorted(keyed)]

@@ -45,7 +45,7 @@ from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
 from engine.events import Event, Exchange, Play
 from engine.game import GameState
 from engine.header import Header
-from engine.kozel import _json_key
+from engine.kozel_position import sorted_events
 from engine.kozel_trumps_rules import (
     DECK, DECK_SET, HAND, OPTION_DEFAULTS, SEATS, Void, check_deal, is_trump, led_key,
     match_step, pairs_for, sort_cards, suit_words,
@@ -208,8 +208,7 @@ class KozelTrumpsState(GameState):
                 if s in p.exchanged or give is None or give not in p.hands[s]:
                     continue
                 events.extend(Exchange(s, give, r) for r in sort_cards(p.hands[(s + 2) % 4]))
-        keyed = {_json_key(e): e for e in events}
-        return [keyed[k] for k in sorted(keyed)]
+        return sorted_events(events)
 
     def _single_trump(self, seat: int) -> Card | None:
         assert self._dealt is not None
