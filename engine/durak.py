@@ -56,16 +56,23 @@ True
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from itertools import combinations
 from typing import Any, ClassVar
 
 from engine.cards import Card, Suit, card_list
+from engine.durak_hands import add, put_down, with_hand
+from engine.durak_moves import listed_events
 from engine.durak_rules import (
-    DECK, DECK_SET, HAND, RANK_ORDER, Position, beat_problem, beats, initial_position, left_of, rank_plural,
+    DECK,
+    HAND,
+    RANK_ORDER,
+    Position,
+    beat_problem,
+    initial_position,
+    left_of,
+    rank_plural,
 )
 from engine.errors import IllegalPlay, NotYourTurn, RecordError
 from engine.events import Attack, BoutBeaten, Defend, Event, Take, Transfer, event_to_json
@@ -106,7 +113,7 @@ class DurakState(GameState):
         hands: list[list[Card]] = [[] for _ in range(n)]
         for i in range(HAND * n):
             hands[(dealer + 1 + i) % n].append(cards[i])
-        rest = cards[HAND * n:]
+        rest = cards[HAND * n :]
         if rest:
             trump_card = rest[0]
             stock = rest[1:] + [trump_card]
@@ -114,9 +121,14 @@ class DurakState(GameState):
             trump_card = cards[HAND * n - 1]
             stock = []
         return Header(
-            game=cls.name, dealer=dealer, players=n, trump=trump_card.suit,
-            trump_card=trump_card, options=dict(options or {}),
-            hands=tuple(tuple(h) for h in hands), stock=tuple(stock),
+            game=cls.name,
+            dealer=dealer,
+            players=n,
+            trump=trump_card.suit,
+            trump_card=trump_card,
+            options=dict(options or {}),
+            hands=tuple(tuple(h) for h in hands),
+            stock=tuple(stock),
         )
 
     def _setup(self) -> None:
@@ -143,12 +155,19 @@ class DurakState(GameState):
     def _apply(self, event: Event) -> None:
         p = self._p
         if p.over:
-            raise IllegalPlay("common.game_over", "the game is over: no more cards may be played",
-                              seat=getattr(event, "seat", None))
+            raise IllegalPlay(
+                "common.game_over",
+                "the game is over: no more cards may be played",
+                seat=getattr(event, "seat", None),
+            )
         seat = getattr(event, "seat", None)
         if seat is not None and seat >= self.players:
-            raise IllegalPlay("common.seat", f"seat {seat} does not exist: this game has "
-                              f"{self.players} players (seats 0..{self.players - 1})", seat=seat)
+            raise IllegalPlay(
+                "common.seat",
+                f"seat {seat} does not exist: this game has "
+                f"{self.players} players (seats 0..{self.players - 1})",
+                seat=seat,
+            )
         if isinstance(event, Attack):
             self._p = self._attack(p, event.seat, event.cards)
         elif isinstance(event, Defend):
@@ -164,7 +183,8 @@ class DurakState(GameState):
             raise IllegalPlay(
                 "durak.event",
                 f"durak has no '{kind}' events: use attack, defend, take, transfer or bout",
-                seat=seat, cards=getattr(event, "cards", None) or (),
+                seat=seat,
+                cards=getattr(event, "cards", None) or (),
             )
 
     def _attack(self, p: Position, seat: int, cards: tuple[Card, ...]) -> Position:
@@ -173,37 +193,57 @@ class DurakState(GameState):
         if not p.table:
             if p.attacker is not None and seat != p.attacker:
                 if p.bouts == 0 and self._first_why is not None:
-                    rule = "durak.first_attacker" if self.header.leader is None else "common.out_of_turn"
-                    raise NotYourTurn(rule, f"{self._first_why}: he attacks first, not seat {seat}",
-                                      seat=seat, cards=cards)
-                raise NotYourTurn("common.out_of_turn",
-                                  f"seat {p.attacker} attacks this bout, not seat {seat}",
-                                  seat=seat, cards=cards)
+                    rule = (
+                        "durak.first_attacker"
+                        if self.header.leader is None
+                        else "common.out_of_turn"
+                    )
+                    raise NotYourTurn(
+                        rule,
+                        f"{self._first_why}: he attacks first, not seat {seat}",
+                        seat=seat,
+                        cards=cards,
+                    )
+                raise NotYourTurn(
+                    "common.out_of_turn",
+                    f"seat {p.attacker} attacks this bout, not seat {seat}",
+                    seat=seat,
+                    cards=cards,
+                )
             attacker = seat
             defender = p.defender if p.attacker is not None else left_of(seat, self.players, p.out)
-            hands, sizes = self._take_from_hand(p, seat, cards)
+            hands, sizes = put_down(p, seat, cards, self.known, self.trump_card)
             ranks = {c.rank for c in cards}
             if len(ranks) > 1:
-                raise IllegalPlay("durak.attack_rank",
-                                  f"an attack is one card or several of one rank, not {card_list(cards)}",
-                                  seat=seat, cards=cards)
+                raise IllegalPlay(
+                    "durak.attack_rank",
+                    f"an attack is one card or several of one rank, not {card_list(cards)}",
+                    seat=seat,
+                    cards=cards,
+                )
             assert defender is not None
             limit = min(p.cap, p.sizes[defender])
             p = replace(p, attacker=attacker, defender=defender, passer=attacker, limit=limit)
             self._check_limit(p, seat, cards)
         else:
             if seat == p.defender:
-                raise NotYourTurn("common.out_of_turn",
-                                  f"seat {seat} defends: the defender cannot throw in",
-                                  seat=seat, cards=cards)
-            hands, sizes = self._take_from_hand(p, seat, cards)
+                raise NotYourTurn(
+                    "common.out_of_turn",
+                    f"seat {seat} defends: the defender cannot throw in",
+                    seat=seat,
+                    cards=cards,
+                )
+            hands, sizes = put_down(p, seat, cards, self.known, self.trump_card)
             on_table = {c.rank for c in p.table_cards}
             wrong = [c for c in cards if c.rank not in on_table]
             if wrong:
                 names = " and ".join(rank_plural(r) for r in sorted(on_table, key=_rank_key))
-                raise IllegalPlay("durak.throw_in_rank",
-                                  f"{card_list(wrong)} cannot be thrown in: only {names} are on the table",
-                                  seat=seat, cards=wrong)
+                raise IllegalPlay(
+                    "durak.throw_in_rank",
+                    f"{card_list(wrong)} cannot be thrown in: only {names} are on the table",
+                    seat=seat,
+                    cards=wrong,
+                )
             self._check_limit(p, seat, cards)
         return replace(p, hands=hands, sizes=sizes, table=p.table + tuple((c, None) for c in cards))
 
@@ -213,12 +253,16 @@ class DurakState(GameState):
             return
         if p.limit == p.cap:
             why = f"at most {p.cap} attacking cards " + (
-                "in the game's first bout" if p.bouts == 0 else "in a bout")
+                "in the game's first bout" if p.bouts == 0 else "in a bout"
+            )
         else:
             why = f"seat {p.defender} held only {p.limit} cards when the bout began"
-        raise IllegalPlay("durak.attack_limit",
-                          f"{card_list(cards)} would make {count} attacking cards: {why}",
-                          seat=seat, cards=cards)
+        raise IllegalPlay(
+            "durak.attack_limit",
+            f"{card_list(cards)} would make {count} attacking cards: {why}",
+            seat=seat,
+            cards=cards,
+        )
 
     def _defend(self, p: Position, seat: int, pairs: tuple[tuple[Card, Card], ...]) -> Position:
         beating = tuple(b for _, b in pairs)
@@ -229,14 +273,21 @@ class DurakState(GameState):
         for attacking, _ in pairs:
             i = index.get(attacking)
             if i is None or table[i][1] is not None or attacking in named:
-                what = ("is not on the table" if i is None else
-                        f"is already beaten by {table[i][1]}" if table[i][1] is not None else
-                        "is named twice in one defence")
-                raise IllegalPlay("durak.defend_target",
-                                  f"{attacking} {what}: only an unbeaten attacking card can be beaten",
-                                  seat=seat, cards=(attacking,))
+                what = (
+                    "is not on the table"
+                    if i is None
+                    else f"is already beaten by {table[i][1]}"
+                    if table[i][1] is not None
+                    else "is named twice in one defence"
+                )
+                raise IllegalPlay(
+                    "durak.defend_target",
+                    f"{attacking} {what}: only an unbeaten attacking card can be beaten",
+                    seat=seat,
+                    cards=(attacking,),
+                )
             named.add(attacking)
-        hands, sizes = self._take_from_hand(p, seat, beating)
+        hands, sizes = put_down(p, seat, beating, self.known, self.trump_card)
         for attacking, beat in pairs:
             problem = beat_problem(beat, attacking, self.trump)
             if problem is not None:
@@ -246,59 +297,90 @@ class DurakState(GameState):
 
     def _transfer(self, p: Position, seat: int, cards: tuple[Card, ...]) -> Position:
         if not self.options["transfer"]:
-            raise IllegalPlay("durak.transfer_off",
-                              "no transfers in this game: the option 'transfer' is off",
-                              seat=seat, cards=cards)
+            raise IllegalPlay(
+                "durak.transfer_off",
+                "no transfers in this game: the option 'transfer' is off",
+                seat=seat,
+                cards=cards,
+            )
         self._check_defender(p, seat, "transfer", cards)
         if len(p.unbeaten) != len(p.table):
-            raise IllegalPlay("durak.transfer_after_beat",
-                              "a transfer comes before beating anything, and a card is already beaten",
-                              seat=seat, cards=cards)
+            raise IllegalPlay(
+                "durak.transfer_after_beat",
+                "a transfer comes before beating anything, and a card is already beaten",
+                seat=seat,
+                cards=cards,
+            )
         rank = p.table[0][0].rank
         wrong = [c for c in cards if c.rank != rank]
         if wrong:
-            raise IllegalPlay("durak.transfer_rank",
-                              f"{card_list(wrong)} cannot pass the attack on: it must be of the "
-                              f"attacked rank ({rank_plural(rank)})", seat=seat, cards=wrong)
-        hands, sizes = self._take_from_hand(p, seat, cards)
+            raise IllegalPlay(
+                "durak.transfer_rank",
+                f"{card_list(wrong)} cannot pass the attack on: it must be of the "
+                f"attacked rank ({rank_plural(rank)})",
+                seat=seat,
+                cards=wrong,
+            )
+        hands, sizes = put_down(p, seat, cards, self.known, self.trump_card)
         new_defender = left_of(seat, self.players, p.out)
         count = len(p.table) + len(cards)  # one rank only: never over the 5/6 limit
         if p.sizes[new_defender] < count:
-            raise IllegalPlay("durak.transfer_count",
-                              f"seat {new_defender} holds {p.sizes[new_defender]} cards, fewer than "
-                              f"the {count} that would attack him", seat=seat, cards=cards)
-        return replace(p, hands=hands, sizes=sizes, table=p.table + tuple((c, None) for c in cards),
-                       passer=seat, defender=new_defender,
-                       limit=min(p.cap, p.sizes[new_defender]))
+            raise IllegalPlay(
+                "durak.transfer_count",
+                f"seat {new_defender} holds {p.sizes[new_defender]} cards, fewer than "
+                f"the {count} that would attack him",
+                seat=seat,
+                cards=cards,
+            )
+        return replace(
+            p,
+            hands=hands,
+            sizes=sizes,
+            table=p.table + tuple((c, None) for c in cards),
+            passer=seat,
+            defender=new_defender,
+            limit=min(p.cap, p.sizes[new_defender]),
+        )
 
     def _take(self, p: Position, seat: int) -> Position:
         self._check_defender(p, seat, "take", ())
         if not p.unbeaten:
-            raise IllegalPlay("durak.take",
-                              "every attacking card is beaten: the bout is beaten, there is nothing to take",
-                              seat=seat)
+            raise IllegalPlay(
+                "durak.take",
+                "every attacking card is beaten: the bout is beaten, there is nothing to take",
+                seat=seat,
+            )
         picked = p.table_cards
-        hands = _with(p.hands, seat, p.hands[seat] | frozenset(picked))
-        sizes = _plus(p.sizes, seat, len(picked))
+        hands = with_hand(p.hands, seat, p.hands[seat] | frozenset(picked))
+        sizes = add(p.sizes, seat, len(picked))
         return self._end_bout(replace(p, hands=hands, sizes=sizes), "taken")
 
     def _beaten(self, p: Position) -> Position:
         if not p.table:
             raise IllegalPlay("durak.bout_beaten", "no bout is under way: nothing is on the table")
         if p.unbeaten:
-            raise IllegalPlay("durak.bout_beaten",
-                              f"{card_list(p.unbeaten)} not beaten yet: the bout is not over",
-                              cards=p.unbeaten)
+            raise IllegalPlay(
+                "durak.bout_beaten",
+                f"{card_list(p.unbeaten)} not beaten yet: the bout is not over",
+                cards=p.unbeaten,
+            )
         return self._end_bout(replace(p, discard=p.discard | frozenset(p.table_cards)), "beaten")
 
     def _check_defender(self, p: Position, seat: int, what: str, cards: tuple[Card, ...]) -> None:
         if not p.table:
-            raise NotYourTurn("common.out_of_turn",
-                              f"seat {seat} cannot {what}: nothing is attacking", seat=seat, cards=cards)
+            raise NotYourTurn(
+                "common.out_of_turn",
+                f"seat {seat} cannot {what}: nothing is attacking",
+                seat=seat,
+                cards=cards,
+            )
         if seat != p.defender:
-            raise NotYourTurn("common.out_of_turn",
-                              f"seat {seat} cannot {what}: seat {p.defender} defends",
-                              seat=seat, cards=cards)
+            raise NotYourTurn(
+                "common.out_of_turn",
+                f"seat {seat} cannot {what}: seat {p.defender} defends",
+                seat=seat,
+                cards=cards,
+            )
 
     def _end_bout(self, p: Position, how: str) -> Position:
         """Draws (first attacker first, the defender last), who is out, who attacks next."""
@@ -316,76 +398,31 @@ class DurakState(GameState):
                 hands[s] = hands[s] | frozenset(known)
         out = p.out | {s for s in range(n) if not stock and sizes[s] == 0}
         active = [s for s in range(n) if s not in out]
-        base = replace(p, hands=tuple(hands), sizes=tuple(sizes), stock=stock, table=(),
-                       out=frozenset(out), bouts=p.bouts + 1, limit=0,
-                       last_bout=(defender, how, attacker))
+        base = replace(
+            p,
+            hands=tuple(hands),
+            sizes=tuple(sizes),
+            stock=stock,
+            table=(),
+            out=frozenset(out),
+            bouts=p.bouts + 1,
+            limit=0,
+            last_bout=(defender, how, attacker),
+        )
         if len(active) <= 1:
-            return replace(base, over=True, fool=active[0] if active else None,
-                           attacker=None, defender=None, passer=None)
+            return replace(
+                base,
+                over=True,
+                fool=active[0] if active else None,
+                attacker=None,
+                defender=None,
+                passer=None,
+            )
         if how == "beaten":
             nxt = defender if defender not in out else left_of(defender, n, base.out)
         else:
             nxt = left_of(defender, n, base.out)
         return replace(base, attacker=nxt, passer=nxt, defender=left_of(nxt, n, base.out))
-
-    def _take_from_hand(
-        self, p: Position, seat: int, cards: tuple[Card, ...]
-    ) -> tuple[tuple[frozenset[Card], ...], tuple[int, ...]]:
-        """The hands and sizes after `seat` puts `cards` down, checking he can hold them.
-
-        Raises IllegalPlay: not in the deck, seen twice (on the table, discarded, or
-        known to be in another hand or under the stock), or more unseen cards than
-        his hand can hide.
-        """
-        if len(set(cards)) != len(cards):
-            twice = next(c for c in cards if cards.count(c) > 1)
-            raise IllegalPlay("common.card_seen_twice", f"{twice} is named twice in one event",
-                              seat=seat, cards=(twice,))
-        own = p.hands[seat]
-        unseen = 0
-        for card in cards:
-            if card not in DECK_SET:
-                raise IllegalPlay("common.not_in_deck",
-                                  f"{card} is not in durak's 36-card deck (6 to ace)",
-                                  seat=seat, cards=(card,))
-            if card in own:
-                continue
-            where = self._where(p, card)
-            if where is not None:
-                # Observed, any card known to be elsewhere has been seen twice; with known
-                # hands only a card already played has: any other is simply not his.
-                seen = not self.known or card in p.discard or card in p.table_cards
-                rule = "common.card_seen_twice" if seen else "common.not_in_hand"
-                raise IllegalPlay(rule, f"{card} cannot come from seat {seat}: it {where}",
-                                  seat=seat, cards=(card,))
-            unseen += 1
-        free = p.sizes[seat] - len(own)
-        if unseen > free:
-            if self.known:  # every card is located: this one is somewhere else
-                raise IllegalPlay("common.not_in_hand",
-                                  f"seat {seat} does not hold {card_list(cards)}", seat=seat, cards=cards)
-            raise IllegalPlay("common.card_count",
-                              f"seat {seat} holds {p.sizes[seat]} cards and cannot put down "
-                              f"{len(cards)} of them" if free == p.sizes[seat] else
-                              f"seat {seat} holds {p.sizes[seat]} cards, {len(own)} of them known "
-                              f"({card_list(sorted(own, key=str))}), so not {card_list(cards)}",
-                              seat=seat, cards=cards)
-        left = own - frozenset(cards)
-        return _with(p.hands, seat, left), _plus(p.sizes, seat, -len(cards))
-
-    def _where(self, p: Position, card: Card) -> str | None:
-        """Where a card is known to be, as the end of a sentence; None if unseen."""
-        if card in p.discard:
-            return "went to the discard pile"
-        if card in p.table_cards:
-            return "is already on the table"
-        for s, hand in enumerate(p.hands):
-            if card in hand:
-                return f"is in seat {s}'s hand"
-        if card in p.stock:
-            return "is the turned trump card, still under the stock" if card == self.trump_card \
-                else "is still in the stock"
-        return None
 
     # ----- queries ---------------------------------------------------------------------
 
@@ -414,38 +451,7 @@ class DurakState(GameState):
     def legal_events(self) -> list[Event]:
         """Every legal event (canonical subset: see the module docstring), sorted."""
         self._require_known()
-        p = self._p
-        if p.over:
-            return []
-        events: list[Event] = []
-        if not p.table:
-            assert p.attacker is not None and p.defender is not None
-            limit = min(p.cap, p.sizes[p.defender])
-            for group in _by_rank(p.hands[p.attacker]).values():
-                events.extend(Attack(p.attacker, c) for c in _subsets(group, limit))
-        else:
-            defender = p.defender
-            assert defender is not None
-            if len(p.table) < p.limit:
-                ranks = {c.rank for c in p.table_cards}
-                for s in range(self.players):
-                    if s != defender:
-                        events.extend(Attack(s, (c,)) for c in p.hands[s] if c.rank in ranks)
-            unbeaten = p.unbeaten
-            hand = p.hands[defender]
-            for a in unbeaten:
-                events.extend(Defend(defender, ((a, b),)) for b in hand if beats(b, a, self.trump))
-            if unbeaten:
-                events.append(Take(defender))
-            else:
-                events.append(BoutBeaten())
-            if self.options["transfer"] and len(unbeaten) == len(p.table):
-                nxt = left_of(defender, self.players, p.out)
-                same = [c for c in hand if c.rank == p.table[0][0].rank]
-                room = min(p.cap, p.sizes[nxt]) - len(p.table)
-                events.extend(Transfer(defender, c) for c in _subsets(same, room))
-        keyed = {_json_key(e): e for e in events}
-        return [keyed[k] for k in sorted(keyed)]
+        return listed_events(self._p, self.players, self.trump, bool(self.options["transfer"]))
 
     def result(self) -> dict[str, Any]:
         return {"fool": self._p.fool}
@@ -476,7 +482,9 @@ class DurakState(GameState):
         }
 
 
-def match_step(carried: dict[str, Any] | None, result: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+def match_step(
+    carried: dict[str, Any] | None, result: dict[str, Any], options: dict[str, Any]
+) -> dict[str, Any]:
     """The match tally after one more game (keys in the module docstring).
 
     >>> match_step(None, {"fool": 2}, {})
@@ -486,48 +494,17 @@ def match_step(carried: dict[str, Any] | None, result: dict[str, Any], options: 
     fool = result.get("fool")
     if fool is not None:
         fools[str(fool)] = fools.get(str(fool), 0) + 1
-    return {"fools": fools, "games": (carried or {}).get("games", 0) + 1, "over": False,
-            "loser": None, "next_dealer": fool}
+    return {
+        "fools": fools,
+        "games": (carried or {}).get("games", 0) + 1,
+        "over": False,
+        "loser": None,
+        "next_dealer": fool,
+    }
 
 
 # ----- helpers ------------------------------------------------------------------------
 
-_TEXT: dict[Card, str] = {c: json.dumps(str(c)) for c in DECK}
-
-
-def _json_key(e: Event) -> str:
-    """`json.dumps(event_to_json(e), sort_keys=True)` for Durak's events, built directly:
-    sorting the legal events by it is the hot path of random play."""
-    if isinstance(e, Attack):
-        return f'{{"attack": [{", ".join(_TEXT[c] for c in e.cards)}], "seat": {e.seat}}}'
-    if isinstance(e, Defend):
-        pairs = ", ".join(f"[{_TEXT[a]}, {_TEXT[b]}]" for a, b in e.pairs)
-        return f'{{"defend": [{pairs}], "seat": {e.seat}}}'
-    if isinstance(e, Transfer):
-        return f'{{"seat": {e.seat}, "transfer": [{", ".join(_TEXT[c] for c in e.cards)}]}}'
-    return json.dumps(event_to_json(e), sort_keys=True)
-
 
 def _rank_key(rank: str) -> int:
     return RANK_ORDER[rank]
-
-
-def _with(hands: tuple[frozenset[Card], ...], seat: int, hand: frozenset[Card]) -> tuple[frozenset[Card], ...]:
-    return hands[:seat] + (hand,) + hands[seat + 1:]
-
-
-def _plus(sizes: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return sizes[:seat] + (sizes[seat] + delta,) + sizes[seat + 1:]
-
-
-def _by_rank(cards: Iterable[Card]) -> dict[str, list[Card]]:
-    out: dict[str, list[Card]] = {}
-    for c in sorted(cards, key=str):
-        out.setdefault(c.rank, []).append(c)
-    return out
-
-
-def _subsets(cards: list[Card], most: int) -> list[tuple[Card, ...]]:
-    """Every non-empty subset of `cards` with at most `most` cards."""
-    return [combo for k in range(1, min(most, len(cards)) + 1)
-            for combo in combinations(sorted(cards, key=str), k)]

@@ -18,8 +18,10 @@ back, the turned trump card he drew last) and the rest are unseen. `stock` lists
 stock top first with `None` for a card nobody has seen.
 
 >>> from engine.cards import Card, Suit
->>> beats(Card.parse("9H"), Card.parse("7H"), Suit.SPADES), beats(Card.parse("6S"), Card.parse("AH"), Suit.SPADES)
-(True, True)
+>>> beats(Card.parse("9H"), Card.parse("7H"), Suit.SPADES)
+True
+>>> beats(Card.parse("6S"), Card.parse("AH"), Suit.SPADES)
+True
 >>> beat_problem(Card.parse("9S"), Card.parse("QH"), Suit.DIAMONDS)
 '9S does not beat QH: a different suit, and not a trump (trump is diamonds)'
 """
@@ -35,7 +37,9 @@ from engine.errors import RecordError
 from engine.header import Header
 
 #: Durak's order inside a suit, low to high (RULES.md): 6 7 8 9 10 J Q K A.
-RANK_ORDER: dict[str, int] = {r: i for i, r in enumerate(("6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
+RANK_ORDER: dict[str, int] = {
+    r: i for i, r in enumerate(("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
+}
 DECK: tuple[Card, ...] = deck(36)
 DECK_SET: frozenset[Card] = frozenset(DECK)
 HAND = 6  # cards dealt to each player, and what everyone draws back up to
@@ -121,12 +125,16 @@ def left_of(seat: int, players: int, out: frozenset[int]) -> int:
     return seat
 
 
-def lowest_trump_holder(hands: tuple[tuple[Card, ...], ...], trump: Suit) -> tuple[int, Card] | None:
+def lowest_trump_holder(
+    hands: tuple[tuple[Card, ...], ...], trump: Suit
+) -> tuple[int, Card] | None:
     """Who holds the lowest trump after the deal, and which card; None if nobody has one."""
     best: tuple[int, Card] | None = None
     for seat, hand in enumerate(hands):
         for card in hand:
-            if card.suit is trump and (best is None or RANK_ORDER[card.rank] < RANK_ORDER[best[1].rank]):
+            if card.suit is trump and (
+                best is None or RANK_ORDER[card.rank] < RANK_ORDER[best[1].rank]
+            ):
                 best = (seat, card)
     return best
 
@@ -151,7 +159,9 @@ def header_trump(header: Header, players: int) -> tuple[Suit, Card | None]:
     return (suit if suit is not None else card.suit), card  # type: ignore[union-attr]
 
 
-def initial_position(header: Header, players: int) -> tuple[Position, Suit, Card | None, str | None]:
+def initial_position(
+    header: Header, players: int
+) -> tuple[Position, Suit, Card | None, str | None]:
     """The first position, the trump, the trump card, and why the first attacker is
     forced (for the message), or None when he is not.
 
@@ -169,15 +179,19 @@ def initial_position(header: Header, players: int) -> tuple[Position, Suit, Card
         raise RecordError(f"leader seat {header.leader} does not exist with {players} players")
     if header.hands is None:
         if header.stock is not None:
-            raise RecordError("'stock' without 'hands': give both (known deal) or neither (observed)")
+            raise RecordError(
+                "'stock' without 'hands': give both (known deal) or neither (observed)"
+            )
         hands: tuple[frozenset[Card], ...] = tuple(frozenset() for _ in range(players))
         stock: tuple[Card | None, ...] = (None,) * stock_size
         if trump_card is not None:
             if stock_size:
                 stock = stock[:-1] + (trump_card,)
             else:  # six players: the dealer's last card was shown, and he keeps it
-                hands = tuple(frozenset({trump_card}) if s == header.dealer else h
-                              for s, h in enumerate(hands))
+                hands = tuple(
+                    frozenset({trump_card}) if s == header.dealer else h
+                    for s, h in enumerate(hands)
+                )
         first = header.leader
     else:
         dealt = _check_deal(header, players, stock_size, trump_card)
@@ -194,9 +208,20 @@ def initial_position(header: Header, players: int) -> tuple[Position, Suit, Card
     if header.leader is not None:
         why = f"the header names seat {header.leader} to attack first"
     position = Position(
-        hands=hands, sizes=(HAND,) * players, stock=stock, table=(), discard=frozenset(),
-        attacker=first, defender=None if first is None else (first + 1) % players,
-        passer=first, limit=0, bouts=0, out=frozenset(), over=False, fool=None, last_bout=None,
+        hands=hands,
+        sizes=(HAND,) * players,
+        stock=stock,
+        table=(),
+        discard=frozenset(),
+        attacker=first,
+        defender=None if first is None else (first + 1) % players,
+        passer=first,
+        limit=0,
+        bouts=0,
+        out=frozenset(),
+        over=False,
+        fool=None,
+        last_bout=None,
     )
     return position, trump, trump_card, why
 
@@ -217,7 +242,10 @@ def _check_deal(
             f"the stock holds {len(stock)} cards; with {players} players it must hold {stock_size}"
         )
     seen: set[Card] = set()
-    for where, cards in [*((f"seat {s}'s hand", h) for s, h in enumerate(hands)), ("the stock", stock)]:
+    for where, cards in [
+        *((f"seat {s}'s hand", h) for s, h in enumerate(hands)),
+        ("the stock", stock),
+    ]:
         for card in cards:
             if card not in DECK_SET:
                 raise RecordError(f"{card} in {where} is not in durak's 36-card deck (6..A)")
@@ -263,6 +291,13 @@ def scripted_header(
     rest = tuple(c for c in DECK if c not in used)
     stock = (*top, *rest, turned) if len(dealt) < 6 else ()
     return Header(
-        game="durak", dealer=dealer, players=len(dealt), trump=turned.suit, trump_card=turned,
-        options=dict(options or {}), hands=dealt, stock=stock, leader=leader,
+        game="durak",
+        dealer=dealer,
+        players=len(dealt),
+        trump=turned.suit,
+        trump_card=turned,
+        options=dict(options or {}),
+        hands=dealt,
+        stock=stock,
+        leader=leader,
     )

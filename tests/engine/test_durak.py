@@ -13,12 +13,11 @@ from typing import Any
 
 import pytest
 
-from engine.cards import Card, deck
+from engine.cards import Card, Suit, deck
 from engine.durak import DurakState
 from engine.durak_rules import beats, scripted_header
-from engine.cards import Suit
-from engine.errors import IllegalPlay, NotYourTurn, RecordError
-from engine.events import Attack, BoutBeaten, Defend, Play, Take, event_from_json
+from engine.errors import IllegalPlay, RecordError
+from engine.events import event_from_json
 from engine.header import Header
 
 
@@ -82,8 +81,7 @@ def _header_with(**change: Any) -> Header:
 @pytest.mark.parametrize(
     "change, words",
     [
-        (dict(hands=(LED_H[0], LED_H[1][:5])),
-         "dealt 5 cards"),
+        (dict(hands=(LED_H[0], LED_H[1][:5])), "dealt 5 cards"),
         (dict(hands=(LED_H[0], LED_H[0])), "dealt twice"),
         (dict(hands=(LED_H[0][:5] + (Card.parse("2H"),), LED_H[1])), "not in durak's 36-card deck"),
         (dict(trump_card=Card.parse("KH")), "last card of the stock"),
@@ -95,7 +93,9 @@ def _header_with(**change: Any) -> Header:
         (dict(leader=4), "leader seat 4"),
     ],
 )
-def test_header_that_is_not_a_durak_deal_is_a_record_error(change: dict[str, Any], words: str) -> None:
+def test_header_that_is_not_a_durak_deal_is_a_record_error(
+    change: dict[str, Any], words: str
+) -> None:
     with pytest.raises(RecordError, match=words):
         DurakState.from_header(_header_with(**change))
 
@@ -159,14 +159,14 @@ def test_attack_is_one_card_or_several_of_one_rank() -> None:
 @pytest.mark.parametrize(
     "attacking, beating, rule",
     [
-        ("9S", "10S", None),           # higher, same suit
-        ("9S", "8S", "durak.beat"),    # lower, same suit
-        ("9S", "9D", "durak.beat"),    # other suit, not a trump
-        ("9S", "7H", None),            # a trump beats a plain card
-        ("8H", "7H", "durak.beat"),    # a trump only by a higher trump
+        ("9S", "10S", None),  # higher, same suit
+        ("9S", "8S", "durak.beat"),  # lower, same suit
+        ("9S", "9D", "durak.beat"),  # other suit, not a trump
+        ("9S", "7H", None),  # a trump beats a plain card
+        ("8H", "7H", "durak.beat"),  # a trump only by a higher trump
         ("8H", "9H", None),
         ("7C", "6C", "durak.beat"),
-        ("8H", "10S", "durak.beat"),   # a plain card never beats a trump
+        ("8H", "10S", "durak.beat"),  # a plain card never beats a trump
     ],
 )
 def test_beating_a_card(attacking: str, beating: str, rule: str | None) -> None:
@@ -191,14 +191,18 @@ def test_beat_reason_names_the_cards_and_the_trump() -> None:
 def test_beats_agrees_with_the_rank_order() -> None:
     order = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
     for i, low in enumerate(order):
-        for high in order[i + 1:]:
+        for high in order[i + 1 :]:
             assert beats(Card.parse(high + "S"), Card.parse(low + "S"), Suit.HEARTS)
             assert not beats(Card.parse(low + "S"), Card.parse(high + "S"), Suit.HEARTS)
 
 
 def test_one_defend_event_may_cover_several_cards() -> None:
     state = start(LED, leader=0)
-    play(state, {"seat": 0, "attack": ["7C", "7D"]}, {"seat": 1, "defend": [["7C", "7H"], ["7D", "9D"]]})
+    play(
+        state,
+        {"seat": 0, "attack": ["7C", "7D"]},
+        {"seat": 1, "defend": [["7C", "7H"], ["7D", "9D"]]},
+    )
     assert state.public_view()["pairs"] == [["7C", "7H"], ["7D", "9D"]]
 
 
@@ -212,9 +216,9 @@ def test_defend_must_name_an_unbeaten_attacking_card() -> None:
 
 def test_cards_must_come_from_the_players_hand() -> None:
     state = start(LED, leader=0)
-    rejects(state, {"seat": 0, "attack": ["9D"]}, "common.not_in_hand")   # seat 1 holds it
-    rejects(state, {"seat": 0, "attack": ["JS"]}, "common.not_in_hand")   # in the stock
-    rejects(state, {"seat": 0, "attack": ["AH"]}, "common.not_in_hand")   # the trump card
+    rejects(state, {"seat": 0, "attack": ["9D"]}, "common.not_in_hand")  # seat 1 holds it
+    rejects(state, {"seat": 0, "attack": ["JS"]}, "common.not_in_hand")  # in the stock
+    rejects(state, {"seat": 0, "attack": ["AH"]}, "common.not_in_hand")  # the trump card
     rejects(state, {"seat": 0, "attack": ["2S"]}, "common.not_in_deck")
     rejects(state, {"seat": 0, "attack": ["9S", "9S"]}, "common.card_seen_twice")
     play(state, {"seat": 0, "attack": ["9S"]})
@@ -223,7 +227,9 @@ def test_cards_must_come_from_the_players_hand() -> None:
 
 def test_events_durak_does_not_use_and_seats_that_do_not_exist() -> None:
     state = start(LED, leader=0)
-    assert rejects(state, {"seat": 0, "play": ["9S"]}, "durak.event").reason.startswith("durak has no 'play'")
+    assert rejects(state, {"seat": 0, "play": ["9S"]}, "durak.event").reason.startswith(
+        "durak has no 'play'"
+    )
     rejects(state, {"seat": 0, "pass": 1}, "durak.event")
     err = rejects(state, {"seat": 5, "attack": ["9S"]}, "common.seat")
     assert "seat 5 does not exist" in err.reason
@@ -241,7 +247,7 @@ def test_any_player_but_the_defender_throws_in_ranks_on_the_table() -> None:
     rejects(state, {"seat": 2, "attack": ["10C"]}, "durak.throw_in_rank")
     play(state, {"seat": 1, "defend": [["9S", "10S"]]})
     assert state.to_act() == {0, 2}
-    play(state, {"seat": 2, "attack": ["10C"]})          # the beating card's rank counts
+    play(state, {"seat": 2, "attack": ["10C"]})  # the beating card's rank counts
     rejects(state, {"seat": 1, "attack": ["10D"]}, "common.out_of_turn")  # defender
     play(state, {"seat": 0, "attack": ["9C"]})
     err = rejects(state, {"seat": 2, "attack": ["JC"]}, "durak.throw_in_rank")
@@ -260,7 +266,11 @@ LIMITS = ["7S 7C 7D 7H 8D 8C", "8S 9D 9C 10S 10C 10D"]  # seat 0 holds the only 
 
 def test_first_bout_holds_at_most_five_attacking_cards() -> None:
     state = start(LIMITS)
-    play(state, {"seat": 0, "attack": ["7S", "7C", "7D", "7H"]}, {"seat": 1, "defend": [["7S", "8S"]]})
+    play(
+        state,
+        {"seat": 0, "attack": ["7S", "7C", "7D", "7H"]},
+        {"seat": 1, "defend": [["7S", "8S"]]},
+    )
     play(state, {"seat": 0, "attack": ["8D"]})
     err = rejects(state, {"seat": 0, "attack": ["8C"]}, "durak.attack_limit")
     assert "first bout" in err.reason
@@ -275,7 +285,12 @@ def test_the_first_bouts_limit_is_five() -> None:
 def test_a_later_bout_holds_six_attacking_cards() -> None:
     hands = ["7S 7C 7D 8S 8C 8D", "9S 9C 9D 10S 10C 10D"]
     state = start(hands, "AH", leader=0, stock_top="JS JC JD QS QC QD KS KC KD")
-    play(state, {"seat": 0, "attack": ["7S"]}, {"seat": 1, "defend": [["7S", "9S"]]}, {"bout": "beaten"})
+    play(
+        state,
+        {"seat": 0, "attack": ["7S"]},
+        {"seat": 1, "defend": [["7S", "9S"]]},
+        {"bout": "beaten"},
+    )
     # both draw back to six: seat 0 draws JS first (first attacker), seat 1 JC
     play(state, {"seat": 1, "attack": ["9C", "9D"]}, {"seat": 0, "take": True})
     # seat 1 drew JD QS, seat 0 holds 8 cards; seat 1 attacks again
@@ -298,16 +313,21 @@ def test_bout_beaten_only_when_every_card_is_beaten() -> None:
     play(state, {"bout": "beaten"})
     view = state.public_view()
     assert view["discard"] == 4 and view["table"] == []
-    assert view["attacker"] == 1 and view["defender"] == 0   # the defender attacks next
+    assert view["attacker"] == 1 and view["defender"] == 0  # the defender attacks next
     assert view["last_trick_winner"] == 1 and view["tricks_played"] == 1
     rejects(state, {"seat": 1, "attack": ["7H"]}, "common.card_seen_twice")  # discarded
 
 
 def test_take_picks_up_the_table_and_the_next_player_attacks() -> None:
     state = start(THREE, leader=0)
-    play(state, {"seat": 0, "attack": ["9S"]}, {"seat": 1, "defend": [["9S", "10S"]]},
-         {"seat": 2, "attack": ["10C"]}, {"seat": 0, "attack": ["9C"]},  # thrown in after "I take"
-         {"seat": 1, "take": True})
+    play(
+        state,
+        {"seat": 0, "attack": ["9S"]},
+        {"seat": 1, "defend": [["9S", "10S"]]},
+        {"seat": 2, "attack": ["10C"]},
+        {"seat": 0, "attack": ["9C"]},  # thrown in after "I take"
+        {"seat": 1, "take": True},
+    )
     view = state.public_view()
     assert view["hand_sizes"] == [6, 9, 6]
     assert view["attacker"] == 2 and view["defender"] == 0
@@ -323,8 +343,13 @@ DRAWS = ["6S 7S 8S 9S 10S JS", "6C 8C 10C 6D 8D 10D", "7C 9C JC 7D 9D JD"]
 def test_draws_first_attacker_first_then_the_others_clockwise() -> None:
     state = start(DRAWS, "AH", dealer=0, stock_top="QS QC QD KS")
     assert state.to_act() == {1}  # nobody holds a heart: left of the dealer
-    play(state, {"seat": 1, "attack": ["6C"]}, {"seat": 2, "defend": [["6C", "7C"]]},
-         {"seat": 0, "attack": ["6S"]}, {"seat": 2, "take": True})
+    play(
+        state,
+        {"seat": 1, "attack": ["6C"]},
+        {"seat": 2, "defend": [["6C", "7C"]]},
+        {"seat": 0, "attack": ["6S"]},
+        {"seat": 2, "take": True},
+    )
     # seat 1 (the first attacker) draws QS, then seat 0 draws QC; seat 2 holds 8
     assert state.public_view()["hand_sizes"] == [6, 6, 8]
     assert state.public_view()["stock"] == 16
@@ -334,8 +359,12 @@ def test_draws_first_attacker_first_then_the_others_clockwise() -> None:
 
 def test_the_defender_draws_last() -> None:
     state = start(DRAWS, "AH", dealer=0, stock_top="QS QC QD KS")
-    play(state, {"seat": 1, "attack": ["6C"]}, {"seat": 2, "defend": [["6C", "7C"]]},
-         {"bout": "beaten"})
+    play(
+        state,
+        {"seat": 1, "attack": ["6C"]},
+        {"seat": 2, "defend": [["6C", "7C"]]},
+        {"bout": "beaten"},
+    )
     # seat 1 draws QS, seat 0 needs none, the defender draws QC last
     rejects(state, {"seat": 2, "attack": ["QS"]}, "common.not_in_hand")
     play(state, {"seat": 2, "attack": ["QC"]})
@@ -374,16 +403,27 @@ OUT_DEAL = [
 def test_a_player_without_cards_once_the_stock_is_empty_is_out_and_skipped() -> None:
     state = start(OUT_DEAL, "AS", dealer=5)
     assert state.to_act() == {4}  # 6S
-    play(state, {"seat": 4, "attack": ["10C"]}, {"seat": 5, "defend": [["10C", "KS"]]},
-         {"bout": "beaten"})
+    play(
+        state,
+        {"seat": 4, "attack": ["10C"]},
+        {"seat": 5, "defend": [["10C", "KS"]]},
+        {"bout": "beaten"},
+    )
     # bout 2: six attacking cards, seat 0 beats them all with his six trumps
-    play(state, {"seat": 5, "attack": ["6C", "6D", "6H"]},
-         {"seat": 0, "defend": [["6C", "7S"], ["6D", "8S"], ["6H", "9S"]]},
-         {"seat": 1, "attack": ["7C", "8D"]}, {"seat": 2, "attack": ["9H"]})
+    play(
+        state,
+        {"seat": 5, "attack": ["6C", "6D", "6H"]},
+        {"seat": 0, "defend": [["6C", "7S"], ["6D", "8S"], ["6H", "9S"]]},
+        {"seat": 1, "attack": ["7C", "8D"]},
+        {"seat": 2, "attack": ["9H"]},
+    )
     err = rejects(state, {"seat": 1, "attack": ["9C"]}, "durak.attack_limit")
     assert "at most 6 attacking cards in a bout" in err.reason
-    play(state, {"seat": 0, "defend": [["7C", "10S"], ["8D", "JS"], ["9H", "QS"]]},
-         {"bout": "beaten"})
+    play(
+        state,
+        {"seat": 0, "defend": [["7C", "10S"], ["8D", "JS"], ["9H", "QS"]]},
+        {"bout": "beaten"},
+    )
     view = state.public_view()
     assert view["out"] == [0] and view["hand_sizes"][0] == 0
     # seat 0 beat the bout but is out: the next seat still in attacks
@@ -393,14 +433,23 @@ def test_a_player_without_cards_once_the_stock_is_empty_is_out_and_skipped() -> 
 
 def test_never_more_attacking_cards_than_the_defender_held_when_the_bout_began() -> None:
     state = start(OUT_DEAL, "AS", dealer=5)
-    play(state, {"seat": 4, "attack": ["10C"]}, {"seat": 5, "defend": [["10C", "KS"]]},
-         {"bout": "beaten"},
-         {"seat": 5, "attack": ["6C", "6D", "6H"]},
-         {"seat": 0, "defend": [["6C", "7S"], ["6D", "8S"], ["6H", "9S"]]},
-         {"seat": 1, "attack": ["7C", "8D"]}, {"seat": 2, "attack": ["9H"]},
-         {"seat": 0, "defend": [["7C", "10S"], ["8D", "JS"], ["9H", "QS"]]}, {"bout": "beaten"},
-         {"seat": 1, "attack": ["7D"]}, {"seat": 2, "take": True},
-         {"seat": 3, "attack": ["KC"]}, {"seat": 4, "defend": [["KC", "6S"]]}, {"bout": "beaten"})
+    play(
+        state,
+        {"seat": 4, "attack": ["10C"]},
+        {"seat": 5, "defend": [["10C", "KS"]]},
+        {"bout": "beaten"},
+        {"seat": 5, "attack": ["6C", "6D", "6H"]},
+        {"seat": 0, "defend": [["6C", "7S"], ["6D", "8S"], ["6H", "9S"]]},
+        {"seat": 1, "attack": ["7C", "8D"]},
+        {"seat": 2, "attack": ["9H"]},
+        {"seat": 0, "defend": [["7C", "10S"], ["8D", "JS"], ["9H", "QS"]]},
+        {"bout": "beaten"},
+        {"seat": 1, "attack": ["7D"]},
+        {"seat": 2, "take": True},
+        {"seat": 3, "attack": ["KC"]},
+        {"seat": 4, "defend": [["KC", "6S"]]},
+        {"bout": "beaten"},
+    )
     assert state.public_view()["hand_sizes"][5] == 2  # AS JD
     play(state, {"seat": 4, "attack": ["10D", "10H"]})  # as many as seat 5 holds
     assert state.public_view()["limit"] == 2
@@ -442,8 +491,20 @@ def test_events_after_the_end_are_rejected() -> None:
 def test_result_and_view_keys() -> None:
     state = start(LED, leader=0)
     view = state.public_view()
-    for key in ("to_act", "trump", "table", "table_down", "hand_sizes", "stock",
-                "last_trick_winner", "tricks_played", "attacker", "defender", "out", "fool"):
+    for key in (
+        "to_act",
+        "trump",
+        "table",
+        "table_down",
+        "hand_sizes",
+        "stock",
+        "last_trick_winner",
+        "tricks_played",
+        "attacker",
+        "defender",
+        "out",
+        "fool",
+    ):
         assert key in view
     assert view["to_act"] == [0] and view["trump"] == "H" and view["stock"] == 24
     assert state.result() == {"fool": None}

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from engine.cards import Suit
 from engine.durak import DurakState
 from engine.durak_rules import scripted_header
 from engine.errors import HiddenInformation, IllegalPlay
 from engine.events import event_from_json
 from engine.header import Header
-from engine.cards import Suit
 
 # Seat 1 holds 6H, the lowest trump: with hands he must attack first.
 LOW = ["7S 8S 9S 10S JS QS", "6H 6D 7D 8D 9D 10D"]
@@ -73,8 +73,12 @@ def test_header_leader_is_enforced_without_hands() -> None:
 
 def test_after_the_first_bout_the_attacker_is_known() -> None:
     state = observed(LOW)
-    play(state, {"seat": 0, "attack": ["7S"]}, {"seat": 1, "defend": [["7S", "6H"]]},
-         {"bout": "beaten"})
+    play(
+        state,
+        {"seat": 0, "attack": ["7S"]},
+        {"seat": 1, "defend": [["7S", "6H"]]},
+        {"bout": "beaten"},
+    )
     rejects(state, {"seat": 0, "attack": ["8S"]}, "common.out_of_turn")
     play(state, {"seat": 1, "attack": ["6D"]})
 
@@ -94,8 +98,12 @@ def test_table_rules_hold_without_hands() -> None:
 
 def test_five_attacking_cards_in_the_first_bout_without_hands() -> None:
     state = observed(LOW)
-    play(state, {"seat": 0, "attack": ["7S", "7C", "7D", "7H"]}, {"seat": 1, "defend": [["7S", "8S"]]},
-         {"seat": 0, "attack": ["8D"]})
+    play(
+        state,
+        {"seat": 0, "attack": ["7S", "7C", "7D", "7H"]},
+        {"seat": 1, "defend": [["7S", "8S"]]},
+        {"seat": 0, "attack": ["8D"]},
+    )
     rejects(state, {"seat": 0, "attack": ["8C"]}, "durak.attack_limit")
 
 
@@ -112,8 +120,13 @@ def test_a_played_card_never_comes_back() -> None:
 def test_cards_taken_back_may_be_played_only_by_the_taker() -> None:
     hands = ["9S 9C 7C 7D QC KS", "10S 8S 9D 7H 9H 6C", "10C JC 8D 10D JD QS"]
     state = observed(hands)
-    play(state, {"seat": 0, "attack": ["9S"]}, {"seat": 1, "defend": [["9S", "10S"]]},
-         {"seat": 2, "attack": ["10C"]}, {"seat": 1, "take": True})
+    play(
+        state,
+        {"seat": 0, "attack": ["9S"]},
+        {"seat": 1, "defend": [["9S", "10S"]]},
+        {"seat": 2, "attack": ["10C"]},
+        {"seat": 1, "take": True},
+    )
     # 9S 10S 10C are in seat 1's hand now; seat 2 attacks seat 0
     err = rejects(state, {"seat": 2, "attack": ["10C"]}, "common.card_seen_twice")
     assert "seat 1's hand" in err.reason
@@ -123,18 +136,30 @@ def test_cards_taken_back_may_be_played_only_by_the_taker() -> None:
 
 def test_hand_sizes_are_exact_without_hands() -> None:
     state = observed(OUT_DEAL, "AS", dealer=5)
-    play(state, {"seat": 4, "attack": ["10C"]}, {"seat": 5, "defend": [["10C", "KS"]]},
-         {"bout": "beaten"},
-         {"seat": 5, "attack": ["6C", "6D", "6H"]},
-         {"seat": 0, "defend": [["6C", "7S"], ["6D", "8S"], ["6H", "9S"]]},
-         {"seat": 1, "attack": ["7C", "8D"]}, {"seat": 2, "attack": ["9H"]},
-         {"seat": 0, "defend": [["7C", "10S"], ["8D", "JS"], ["9H", "QS"]]}, {"bout": "beaten"})
+    play(
+        state,
+        {"seat": 4, "attack": ["10C"]},
+        {"seat": 5, "defend": [["10C", "KS"]]},
+        {"bout": "beaten"},
+        {"seat": 5, "attack": ["6C", "6D", "6H"]},
+        {"seat": 0, "defend": [["6C", "7S"], ["6D", "8S"], ["6H", "9S"]]},
+        {"seat": 1, "attack": ["7C", "8D"]},
+        {"seat": 2, "attack": ["9H"]},
+        {"seat": 0, "defend": [["7C", "10S"], ["8D", "JS"], ["9H", "QS"]]},
+        {"bout": "beaten"},
+    )
     view = state.public_view()
     assert view["hand_sizes"] == [0, 4, 5, 6, 5, 2] and view["out"] == [0]
     rejects(state, {"seat": 0, "attack": ["7D"]}, "common.out_of_turn")
-    play(state, {"seat": 1, "attack": ["7D"]}, {"seat": 2, "take": True},
-         {"seat": 3, "attack": ["KC"]}, {"seat": 4, "defend": [["KC", "6S"]]}, {"bout": "beaten"},
-         {"seat": 4, "attack": ["10D", "10H"]})
+    play(
+        state,
+        {"seat": 1, "attack": ["7D"]},
+        {"seat": 2, "take": True},
+        {"seat": 3, "attack": ["KC"]},
+        {"seat": 4, "defend": [["KC", "6S"]]},
+        {"bout": "beaten"},
+        {"seat": 4, "attack": ["10D", "10H"]},
+    )
     # seat 5 holds two cards: AS (the trump card, shown, his since the deal) and one unseen
     err = rejects(state, {"seat": 5, "defend": [["10D", "JD"], ["10H", "QH"]]}, "common.card_count")
     assert "seat 5 holds 2 cards, 1 of them known (AS)" in err.reason
@@ -160,7 +185,9 @@ def test_the_turned_trump_card_lies_under_the_stock_until_the_last_draw() -> Non
     play(trial, {"seat": holder, "attack": ["AH"]})  # his: he may play it
     card = min((c for c in known._p.hands[holder] if str(c) != "AH"), key=str)
     play(state, {"seat": holder, "attack": [str(card)]})
-    err = rejects(state, {"seat": 1 - holder, "defend": [[str(card), "AH"]]}, "common.card_seen_twice")
+    err = rejects(
+        state, {"seat": 1 - holder, "defend": [[str(card), "AH"]]}, "common.card_seen_twice"
+    )
     assert f"seat {holder}'s hand" in err.reason
 
 

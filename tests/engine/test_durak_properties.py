@@ -23,16 +23,17 @@ from engine.errors import IllegalPlay
 from engine.events import Attack, Defend, event_to_json
 
 games = st.tuples(
-    st.integers(0, 10**6),            # seed
-    st.integers(2, 6),                # players
-    st.booleans(),                    # transfer
-    st.booleans(),                    # the observed header shows the trump card
+    st.integers(0, 10**6),  # seed
+    st.integers(2, 6),  # players
+    st.booleans(),  # transfer
+    st.booleans(),  # the observed header shows the trump card
 )
 
 
 def _states(seed: int, players: int, transfer: bool, shown: bool) -> tuple[DurakState, DurakState]:
-    header = DurakState.deal(random.Random(seed), players=players, dealer=seed % players,
-                             options={"transfer": transfer})
+    header = DurakState.deal(
+        random.Random(seed), players=players, dealer=seed % players, options={"transfer": transfer}
+    )
     seen = header.without_hands()
     if not shown:
         seen = dataclasses.replace(seen, trump_card=None)
@@ -84,7 +85,9 @@ def test_random_games_keep_the_books(game: tuple[int, int, bool, bool]) -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(games)
-def test_bad_beats_and_throw_ins_are_caught_in_both_modes(game: tuple[int, int, bool, bool]) -> None:
+def test_bad_beats_and_throw_ins_are_caught_in_both_modes(
+    game: tuple[int, int, bool, bool],
+) -> None:
     seed, players, transfer, shown = game
     known, observed = _states(seed, players, transfer, shown)
     rng = random.Random(seed)
@@ -106,7 +109,11 @@ def test_bad_beats_and_throw_ins_are_caught_in_both_modes(game: tuple[int, int, 
                     for c in p.hands[s]:
                         if c.rank not in ranks:
                             bad_in = Attack(s, (c,))
-                            assert _rule(known, bad_in) == _rule(observed, bad_in) == "durak.throw_in_rank"
+                            assert (
+                                _rule(known, bad_in)
+                                == _rule(observed, bad_in)
+                                == "durak.throw_in_rank"
+                            )
                             checked += 1
         events = known.legal_events()
         event = events[rng.randrange(len(events))]

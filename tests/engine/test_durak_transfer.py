@@ -29,7 +29,9 @@ def ev(obj: dict[str, Any]):
 
 def start(hands: list[str], options: dict[str, Any] | None = None, **kw: Any) -> DurakState:
     kw.setdefault("leader", 0)
-    state = DurakState.from_header(scripted_header(hands, "AH", options=ON if options is None else options, **kw))
+    state = DurakState.from_header(
+        scripted_header(hands, "AH", options=ON if options is None else options, **kw)
+    )
     assert isinstance(state, DurakState)
     return state
 
@@ -96,15 +98,19 @@ def test_only_the_defender_transfers() -> None:
 
 def test_a_transfer_may_be_transferred_again() -> None:
     state = start(THREE)
-    play(state, {"seat": 0, "attack": ["7S"]}, {"seat": 1, "transfer": ["7C"]},
-         {"seat": 2, "transfer": ["7H"]})
+    play(
+        state,
+        {"seat": 0, "attack": ["7S"]},
+        {"seat": 1, "transfer": ["7C"]},
+        {"seat": 2, "transfer": ["7H"]},
+    )
     view = state.public_view()
     assert view["defender"] == 0 and view["attacker"] == 2 and view["limit"] == 5
 
 
 def test_the_next_player_must_hold_as_many_cards_as_would_attack() -> None:
     state = start(TWO)
-    play(state, {"seat": 0, "attack": ["7S", "7C", "7D"]})   # seat 0 keeps 3 cards
+    play(state, {"seat": 0, "attack": ["7S", "7C", "7D"]})  # seat 0 keeps 3 cards
     err = rejects(state, {"seat": 1, "transfer": ["7H"]}, "durak.transfer_count")
     assert "seat 0 holds 3 cards, fewer than the 4" in err.reason
     assert not any(isinstance(e, Transfer) for e in state.legal_events())
@@ -122,8 +128,12 @@ def test_with_two_players_the_attack_comes_back_and_the_limit_is_his_hand() -> N
 
 def test_draws_still_start_with_the_first_attacker_after_a_transfer() -> None:
     state = start(THREE, stock_top="QS QD")
-    play(state, {"seat": 0, "attack": ["7S"]}, {"seat": 1, "transfer": ["7C"]},
-         {"seat": 2, "take": True})
+    play(
+        state,
+        {"seat": 0, "attack": ["7S"]},
+        {"seat": 1, "transfer": ["7C"]},
+        {"seat": 2, "take": True},
+    )
     # seat 0 (the first attacker) draws QS, then seat 1 draws QD; seat 2 took, so the
     # player on his left (seat 0) attacks seat 1
     view = state.public_view()
@@ -134,8 +144,12 @@ def test_draws_still_start_with_the_first_attacker_after_a_transfer() -> None:
 
 def test_after_a_transferred_bout_is_beaten_the_new_defender_attacks() -> None:
     state = start(THREE)
-    play(state, {"seat": 0, "attack": ["7S"]}, {"seat": 1, "transfer": ["7C"]},
-         {"seat": 2, "defend": [["7S", "7H"]]})
+    play(
+        state,
+        {"seat": 0, "attack": ["7S"]},
+        {"seat": 1, "transfer": ["7C"]},
+        {"seat": 2, "defend": [["7S", "7H"]]},
+    )
     rejects(state, {"bout": "beaten"}, "durak.bout_beaten")
     play(state, {"seat": 2, "defend": [["7C", "10C"]]}, {"bout": "beaten"})
     view = state.public_view()
