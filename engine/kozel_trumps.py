@@ -136,11 +136,11 @@ class KozelTrumpsState(GameState):
             raise RecordError(f"leader seat {h.leader} does not exist with 4 players")
         self.trump: Suit = h.trump
         leader = h.leader if h.leader is not None else (h.dealer + 1) % SEATS
-        hands = None
+        hands: tuple[frozenset[Card], ...] | None = None
         if h.hands is not None or h.stock:
             hands = check_deal(h, self.trump, bool(self.options["jack_of_clubs_declares"]))
         self._dealt = hands
-        empty = (frozenset(),) * SEATS
+        empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
         self._p = KozelTrumpsPosition(
             hands=hands, counts=(HAND,) * SEATS, leader=leader, table=(), gone=frozenset(),
             known_in=empty, exchanged=frozenset(), started=False, voids=((),) * SEATS,
