@@ -65,15 +65,16 @@ def main() -> None:
     cases = [("clean line", LineFaults(seed=1), UPDATES),
              ("10% drop + 10% corrupt", LineFaults(drop=0.1, corrupt=0.1, seed=1), LOSSY_UPDATES)]
     print("whole-state updates, each acknowledged, host DisplayLink <-> pty <-> simulated firmware")
-    header = (f"{'line':<24} {'updates':>7} {'rtt p50 ms':>10} {'rtt p99 ms':>10} {'updates/s':>10} "
-              f"{'fw/frame µs':>11} {'fw p99 µs':>9} {'resent':>6}")
+    header = (f"{'line':<24} {'updates':>7} {'rtt p50 ms':>10} {'rtt p99 ms':>10} "
+              f"{'updates/s':>10} {'fw/frame µs':>11} {'fw p99 µs':>9} {'resent':>6}")
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
         for name, faults, updates in cases:
             r = run_case(faults, updates, Path(tmp))
-            print(f"{name:<24} {updates:>7} {r['p50_ms']:>10.2f} {r['p99_ms']:>10.2f} {r['per_s']:>10.0f} "
-                  f"{r['fw_us']:>11.0f} {r['fw_p99_us']:>9.0f} {r['resent']:>6}", flush=True)
+            print(f"{name:<24} {updates:>7} {r['p50_ms']:>10.2f} {r['p99_ms']:>10.2f} "
+                  f"{r['per_s']:>10.0f} {r['fw_us']:>11.0f} {r['fw_p99_us']:>9.0f} "
+                  f"{r['resent']:>6}", flush=True)
 
 
 if __name__ == "__main__":

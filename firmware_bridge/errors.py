@@ -55,6 +55,7 @@ class FrameError(BridgeError, ValueError):
     """
 
     def __init__(self, reason: str, raw: bytes) -> None:
-        super().__init__(f"bad frame ({reason}): {raw[:24].hex(' ')}{'...' if len(raw) > 24 else ''}")
+        shown = raw[:24].hex(" ") + ("..." if len(raw) > 24 else "")
+        super().__init__(f"bad frame ({reason}): {shown}")
         self.reason = reason
         self.raw = bytes(raw)

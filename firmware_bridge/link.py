@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 
 import serial
 
-from firmware_bridge.errors import BridgeError, HandshakeFailed, LinkClosed, LinkTimeout, PortUnavailable
+from firmware_bridge.errors import (
+    BridgeError,
+    HandshakeFailed,
+    LinkClosed,
+    LinkTimeout,
+    PortUnavailable,
+)
 from firmware_bridge.firmware import protocol
 from firmware_bridge.framing import Command, Frame, FrameDecoder
 from hardware.display_state import TableDisplay
@@ -233,8 +239,9 @@ class DisplayLink:
                 self._begin_session(decoder)
             port = self._serial
             try:
-                data = port.read(port.in_waiting or 1)
-            except (OSError, serial.SerialException, TypeError):
+                # Every concrete pyserial class has in_waiting; SerialBase does not declare it.
+                data = port.read(port.in_waiting or 1)  # type: ignore[attr-defined]
+            except (OSError, serial.SerialException):
                 self._lose_port()
                 continue
             frames = decoder.feed(data)
@@ -316,7 +323,7 @@ class DisplayLink:
         """Frames to write now: handshake, newest state, resends, heartbeat."""
         shared = self._shared
         counts = shared.counts
-        out = []
+        out: list[bytes] = []
         if self._stop.is_set():
             return out
         if now - self._last_rx >= protocol.HOST_SILENCE_MS / 1000:

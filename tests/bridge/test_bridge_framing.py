@@ -120,7 +120,8 @@ def test_state_codec_round_trips_every_field(seed: int) -> None:
 def test_state_codec_keeps_text_exactly() -> None:
     for text in ("", " ", "12", "  12", "-1 -", "ABCD"):
         display = TableDisplay(displays=(text, "0"))
-        assert protocol.decode_state(protocol.encode_state(display.to_json()))["displays"] == [text, "0"]
+        decoded = protocol.decode_state(protocol.encode_state(display.to_json()))
+        assert decoded["displays"] == [text, "0"]
 
 
 @pytest.mark.parametrize("offset, value, reason", [
@@ -133,7 +134,8 @@ def test_state_codec_keeps_text_exactly() -> None:
     (26, 4, "status"),
     (27, 9, "buzz"),
 ])
-def test_state_decoder_refuses_values_the_host_never_sends(offset: int, value: int, reason: str) -> None:
+def test_state_decoder_refuses_values_the_host_never_sends(
+        offset: int, value: int, reason: str) -> None:
     display = TableDisplay(displays=("ABC", "12"), trump="H", buzz_id=3)
     payload = bytearray(protocol.encode_state(display.to_json()))
     payload[offset] = value

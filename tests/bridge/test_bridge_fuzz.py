@@ -126,9 +126,9 @@ def test_host_acts_on_no_reply_it_did_not_ask_for_over_a_pty() -> None:
             assert hellos, "the host should open with a HELLO"
             asked = hellos[0].seq
             # Board frames that are well formed but answer nothing the host asked...
-            forged = [Frame(i, Command.HELLO_REPLY, bytes([(asked + 1000 + i) >> 8 & 0xFF,
-                                                          (asked + 1000 + i) & 0xFF, 1, 6])).encode()
-                      for i in range(20)]
+            never_asked = [(asked + 1000 + i) & 0xFFFF for i in range(20)]
+            forged = [Frame(i, Command.HELLO_REPLY, bytes([s >> 8, s & 0xFF, 1, 6])).encode()
+                      for i, s in enumerate(never_asked)]
             forged += [Frame(100 + i, Command.ACK, bytes([rng.randrange(256), 0])).encode()
                        for i in range(20)]
             # ...and damaged copies of the one reply that would be accepted.
