@@ -36,11 +36,9 @@ def run():
     )
     poller = select.poll()
     poller.register(stdin, select.POLLIN)
-    buf = bytearray(1)
     while True:
         while poller.poll(0):
-            if stdin.readinto(buf):
-                board.feed(buf)
+            board.feed(stdin.read(1))
         board.tick()
         buzzer.poll()
         poller.poll(5)

@@ -200,13 +200,14 @@ class FrameReader:
                     self._skipping = False
                 elif len(buf):
                     frames.append(bytes(buf))
-                buf[:] = b""
+                buf = bytearray()
             elif not self._skipping:
                 buf.append(byte)
                 if len(buf) > MAX_ENCODED:
-                    buf[:] = b""
+                    buf = bytearray()
                     self._skipping = True
                     self.overflows += 1
+        self._buf = buf
         return frames
 
 

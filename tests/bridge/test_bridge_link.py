@@ -7,13 +7,17 @@ simulated cable in both directions.
 
 from __future__ import annotations
 
+import os
 import random
+import select
 import time
+import tty
 
 import pytest
 
 from firmware_bridge.errors import HandshakeFailed, LinkClosed, LinkTimeout, PortUnavailable
 from firmware_bridge.firmware import protocol
+from firmware_bridge.framing import Command, FrameDecoder
 from firmware_bridge.link import DisplayLink
 from firmware_bridge.samples import random_display
 from hardware.display_state import TableDisplay
@@ -158,3 +162,42 @@ def test_missing_port_is_a_typed_error_naming_it(tmp_path) -> None:
     with pytest.raises(PortUnavailable) as info:
         DisplayLink(str(tmp_path / "no-such-tty"))
     assert info.value.port.endswith("no-such-tty")
+
+
+def test_a_silent_board_gets_hellos_resent_then_the_port_reopened() -> None:
+    """Nobody answers on this pty: HELLO is resent every RESEND_MS, and after
+    HOST_SILENCE_MS the host reopens the port and starts a new handshake."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    decoder = FrameDecoder()
+    frames = []
+    try:
+        with DisplayLink(os.ttyname(slave)) as link:
+            deadline = time.monotonic() + 2.5
+            while time.monotonic() < deadline:
+                if select.select([master], [], [], 0.05)[0]:
+                    frames += decoder.feed(os.read(master, 4096))
+            counters = link.counters
+            assert not link.connected
+    finally:
+        os.close(master)
+        os.close(slave)
+    hellos = [f for f in frames if f.cmd == Command.HELLO]
+    assert 8 <= len(hellos) <= 40  # about ten a second
+    assert counters.resent >= 5
+    assert counters.reconnects >= 1
+    assert len({f.seq for f in hellos}) >= 2  # a new handshake after reopening
+
+
+def test_both_ends_heartbeat_while_idle(make_board) -> None:
+    board = make_board()
+    with DisplayLink(board.port) as link:
+        link.show(TableDisplay())
+        link.wait_acked(5)
+        before_board = board.board.counters["frames"]
+        time.sleep(1.5)
+        host_frames = board.board.counters["frames"] - before_board
+        # Without the board's heartbeats the host would have reopened after 1 s.
+        assert link.connected and link.counters.reconnects == 0
+    # HEARTBEAT_MS = 250: about four each way per second when nothing else is sent.
+    assert host_frames >= 3
