@@ -392,7 +392,8 @@ class KozelState(GameState):
                     hands_l[lay.seat] = hands_l[lay.seat] | set(lay.cards)
         self._p = after._replace(
             hands=tuple(hands_l) if hands_l is not None else None, counts=tuple(counts_l),
-            known_in=tuple(known_l), sure_in=tuple(sure_l), leader=seat, acted=1, standing=cards, standing_seat=seat,
+            known_in=tuple(known_l), sure_in=tuple(sure_l), leader=seat, acted=1,
+            standing=cards, standing_seat=seat,
             table=(Lay(seat, HAND, cards, True),), molodka_seats=p.molodka_seats | {seat},
             last_molodka=seat)
 

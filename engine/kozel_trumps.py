@@ -15,11 +15,13 @@ then: that later play raises `RevokeProven` naming the earlier event's line. Wit
 known hands a revoke is caught at its own event.
 
 `result()`: {"points": [t0, t1], "pairs": [t0, t1] (pairs opened by each team in this
-game), "tricks": [t0, t1], "qc_beaten": team or None} plus "last_trick" once complete.
+game), "tricks": [t0, t1], "qc_beaten": team or None} plus, once complete, "last_trick"
+(seat) and "jc_holder" (the seat that played the JC).
 
 `match_step(carried, result, options)` returns {"pairs": [a, b] (pairs open so far per
 team), "double": bool (this game was 60-60: the next counts double), "over": bool (a
-team has `pairs_to_lose` pairs open), "loser": team or None}.
+team has `pairs_to_lose` pairs open), "loser": team or None}, and with
+`jack_of_clubs_declares` after the first game "next_dealer": the JC's holder.
 
 Gaps filled:
 - Each seat exchanges at most once, before the first play; with known hands the giver
@@ -29,7 +31,10 @@ Gaps filled:
   `deal` shuffles again (the player would hold more than 8 cards).
 - At 60-60 nobody opens anything, the beaten QC included ("nobody opens anything").
 - `jack_of_clubs_declares`: `deal` deals 8 each one at a time and the JC's holder names
-  a trump (at random in a simulation); the player left of the dealer still leads.
+  a trump (at random in a simulation); the player left of the dealer still leads. The
+  header's trump is then not checked against a turning (in any game of the match: a
+  record does not say which deal of the match it is). The JC's holder is the seat that
+  played it (after an exchange, the partner who received it).
 - If both teams reach `pairs_to_lose` in the same game, the one with more pairs open
   has lost (equal: `loser` None, `over` true).
 """
@@ -54,7 +59,7 @@ from engine.ranking import card_points, trumps_winner
 
 __all__ = ["KozelTrumpsState", "KozelTrumpsPosition", "match_step"]
 
-_QC, _7C = Card.parse("QC"), Card.parse("7C")
+_QC, _7C, _JC = Card.parse("QC"), Card.parse("7C"), Card.parse("JC")
 
 
 class KozelTrumpsPosition(NamedTuple):
@@ -75,6 +80,7 @@ class KozelTrumpsPosition(NamedTuple):
     last_trick_winner: int | None
     tricks_played: int
     qc_beaten: int | None  # the team whose QC fell to the opponents' 7C
+    jc_seat: int | None  # who played the JC (he deals next with jack_of_clubs_declares)
 
 
 class KozelTrumpsState(GameState):
@@ -145,7 +151,7 @@ class KozelTrumpsState(GameState):
             hands=hands, counts=(HAND,) * SEATS, leader=leader, table=(), gone=frozenset(),
             known_in=empty, exchanged=frozenset(), started=False, voids=((),) * SEATS,
             points=(0, 0), tricks=(0, 0), last_trick_winner=None, tricks_played=0,
-            qc_beaten=None)
+            qc_beaten=None, jc_seat=None)
 
     def _snapshot(self) -> object:
         return self._p
@@ -177,6 +183,7 @@ class KozelTrumpsState(GameState):
         if self.complete:
             out["pairs"] = pairs_for(p.points, p.qc_beaten)
             out["last_trick"] = p.last_trick_winner
+            out["jc_holder"] = p.jc_seat
         return out
 
     def public_view(self) -> dict[str, Any]:
@@ -377,6 +384,7 @@ class KozelTrumpsState(GameState):
         owner = {c: s for s, c in p.table}
         if _QC in owner and _7C in owner and owner[_QC] % 2 != owner[_7C] % 2:
             qc_beaten = owner[_QC] % 2
+        jc_seat = owner.get(_JC, p.jc_seat)
         pts = sum(card_points(c) for c in cards)
         return p._replace(
             table=(), leader=winner, gone=p.gone | set(cards),
@@ -384,7 +392,8 @@ class KozelTrumpsState(GameState):
             (p.points[0], p.points[1] + pts),
             tricks=(p.tricks[0] + 1, p.tricks[1]) if team == 0 else
             (p.tricks[0], p.tricks[1] + 1),
-            last_trick_winner=winner, tricks_played=p.tricks_played + 1, qc_beaten=qc_beaten)
+            last_trick_winner=winner, tricks_played=p.tricks_played + 1, qc_beaten=qc_beaten,
+            jc_seat=jc_seat)
 
 
 def _check_seat(seat: int) -> None:

@@ -129,9 +129,12 @@ def match_step(carried: dict[str, Any] | None, result: dict[str, Any],
         loser = lost[0]
     elif len(lost) == 2 and total[0] != total[1]:
         loser = 0 if total[0] > total[1] else 1
-    return {
+    score: dict[str, Any] = {
         "pairs": total,
         "double": list(result.get("points", [])) == [60, 60],
         "over": bool(lost),
         "loser": loser,
     }
+    if carried is None and opts["jack_of_clubs_declares"] and result.get("jc_holder") is not None:
+        score["next_dealer"] = result["jc_holder"]  # he named the trump: he deals next
+    return score

@@ -48,6 +48,14 @@ def test_match_doubles_after_60_60_and_ends_at_pairs_to_lose():
     assert s["over"] and s["loser"] == 0  # both crossed: more pairs open lost
 
 
+def test_with_jack_of_clubs_declares_the_jc_holder_deals_after_the_first_game():
+    result = {"points": [70, 50], "pairs": [0, 1], "jc_holder": 2}
+    opts = {"jack_of_clubs_declares": True}
+    assert match_step(None, result, opts)["next_dealer"] == 2
+    assert "next_dealer" not in match_step(None, result, {})
+    assert "next_dealer" not in match_step({"pairs": [0, 1]}, result, opts)
+
+
 def _scripted_qc_game(mode: str) -> KozelTrumpsState:
     # Trump hearts, dealer 3. Seat 0 leads the 7C; seat 1 must put his only trump QC on it.
     hands = ["7C AH 9C 8D 7D AS 8S 10H", "QC AC 10C KC AD 10D KS 9S",
@@ -100,6 +108,7 @@ def test_a_whole_game_is_recounted_from_its_plays(seed):
             qc = owner["QC"] % 2
     result = state.result()
     assert result["points"] == points and result["qc_beaten"] == qc
+    assert result["jc_holder"] == next(e.seat for e in plays if str(e.cards[0]) == "JC")
     assert result["pairs"] == pairs_for(points, qc)
     watcher = KozelTrumpsState.from_header(state.header.without_hands())
     for ev in events:
