@@ -58,7 +58,7 @@ from engine.kozel_position import (
     DECK_SET, DECK, HAND, SEATS, KozelPosition, Lay, card_key, n_cards, bump, check_cards,
     check_seat, dist, finish_trick, set_at, sort_cards, sorted_events,
 )
-from engine.kozel_score import OPTION_DEFAULTS, defeat_points, match_step
+from engine.kozel_score import OPTION_DEFAULTS, defeat_points, match_step, split_sums
 from engine.ranking import beat_matching, card_points, kozel_beats
 
 __all__ = ["KozelState", "KozelPosition", "Lay", "defeat_points", "match_step", "sort_cards"]
@@ -183,11 +183,10 @@ class KozelState(GameState):
         p = self._p
         if not any(p.unseen):
             return defeat_points(p.points, p.tricks)
-        pool = sorted(card_points(c) for c in DECK_SET - p.gone)
-        n0 = p.unseen[0]
-        low = p.points[0] + sum(pool[:n0])
-        high = p.points[0] + sum(pool[len(pool) - n0:]) if n0 else p.points[0]
-        outcomes = {tuple(defeat_points((x, 120 - x), p.tricks)) for x in range(low, high + 1)}
+        pool = [card_points(c) for c in DECK_SET - p.gone]
+        sums = split_sums(pool, p.unseen[0])
+        outcomes = {tuple(defeat_points((p.points[0] + x, p.points[1] + sum(pool) - x),
+                                        p.tricks)) for x in sums}
         return list(outcomes.pop()) if len(outcomes) == 1 else None
 
     def public_view(self) -> dict[str, Any]:

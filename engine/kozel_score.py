@@ -34,6 +34,20 @@ def defeat_points(points: tuple[int, int] | list[int], tricks: tuple[int, int] |
     return out
 
 
+def split_sums(pool: list[int], k: int) -> set[int]:
+    """Every total that `k` of the cards worth `pool` points can make: the points a
+    team's face-down cards may hold when `pool` is every unseen card's worth.
+
+    >>> sorted(split_sums([0, 2, 11, 11], 2))
+    [2, 11, 13, 22]
+    """
+    reach: list[set[int]] = [{0}] + [set() for _ in range(k)]
+    for value in pool:
+        for n in range(k, 0, -1):
+            reach[n] |= {s + value for s in reach[n - 1]}
+    return reach[k]
+
+
 def match_step(carried: dict[str, Any] | None, result: dict[str, Any],
                options: dict[str, Any]) -> dict[str, Any]:
     """The match score after one more game (keys in the module docstring).

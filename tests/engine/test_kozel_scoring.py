@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from engine.errors import IllegalPlay
 from engine.events import Molodka, Pass, Play
 from engine.kozel import KozelState, defeat_points, match_step
+from engine.kozel_score import split_sums
 from engine.kozel_position import DECK
 from engine.ranking import card_points
 from engine.simulate import observe
@@ -55,6 +56,14 @@ def test_balls_double_the_next_game_only_with_the_option():
     s = match_step(s, {"points": [50, 70], "defeat": [2, 0], "last_trick": 3},
                    {"balls_double_next": True})
     assert s["defeat"] == [4, 0] and not s["double"]
+
+
+def test_split_sums_are_the_exact_totals_k_unseen_cards_can_make():
+    assert split_sums([0, 0, 10, 11], 1) == {0, 10, 11}
+    assert split_sums([0, 0, 10, 11], 2) == {0, 10, 11, 21}
+    assert split_sums([3, 4], 0) == {0} and split_sums([3, 4], 2) == {7}
+    # 13 is in [low, high] = [3, 21] but no pair of these cards makes it
+    assert 13 not in split_sums([3, 4, 10, 11], 2)
 
 
 def test_an_unknown_defeat_cannot_be_added_to_a_match():
