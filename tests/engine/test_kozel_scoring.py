@@ -62,8 +62,8 @@ def test_split_sums_are_the_exact_totals_k_unseen_cards_can_make():
     assert split_sums([0, 0, 10, 11], 1) == {0, 10, 11}
     assert split_sums([0, 0, 10, 11], 2) == {0, 10, 11, 21}
     assert split_sums([3, 4], 0) == {0} and split_sums([3, 4], 2) == {7}
-    # 13 is in [low, high] = [3, 21] but no pair of these cards makes it
-    assert 13 not in split_sums([3, 4, 10, 11], 2)
+    # 12 lies between the lowest (7) and highest (21) pair, but no pair makes it
+    assert split_sums([3, 4, 10, 11], 2) == {7, 13, 14, 15, 21}
 
 
 def test_an_unknown_defeat_cannot_be_added_to_a_match():
