@@ -10,6 +10,7 @@ exactly that state.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -332,7 +333,8 @@ class DisplayLink:
             return out
         if not shared.connected:
             if self._inflight is None or self._inflight.cmd != Command.HELLO:
-                out.append(self._send(Command.HELLO, bytes([self._version]), now))
+                hello = bytes([self._version]) + os.urandom(4)  # version, session
+                out.append(self._send(Command.HELLO, hello, now))
         elif shared.current is not None and shared.sent_generation < shared.generation:
             shared.sent_generation = shared.generation
             out.append(self._send(Command.STATE, shared.payload, now, shared.generation))

@@ -55,7 +55,7 @@ class Board:
         self._last_rx = now
         self._last_hb = now
         self._session = False  # a HELLO with our version was received
-        self._hello_seq = None
+        self._hello = None  # (seq, payload) of the HELLO that opened this session
         self._last_state_seq = 0
         self._last_rx_seq = None
         self._last_buzz_id = None
@@ -104,13 +104,16 @@ class Board:
             self._set_link(True)
 
     def _on_hello(self, seq, payload):
-        if len(payload) != 1:
+        if len(payload) != protocol.HELLO_LEN:
             self.counters["garbage"] += 1
             return
-        if seq == self._hello_seq:
+        # The random session number tells a resent HELLO from a new host's HELLO that
+        # happens to reuse the same seq.
+        hello = (seq, payload)
+        if hello == self._hello:
             self.counters["duplicates"] += 1  # resent HELLO: answer again, change nothing
         else:
-            self._hello_seq = seq
+            self._hello = hello
             self._session = payload[0] == self.version
             self._last_state_seq = seq
         reply = bytes([seq >> 8, seq & 0xFF, self.version, SEAT_LEDS]) + FIRMWARE_NAME

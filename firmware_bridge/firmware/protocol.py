@@ -20,7 +20,7 @@ PROTOCOL_VERSION = 1
 
 # Commands. Host -> board: HELLO, STATE, HEARTBEAT. Board -> host: HELLO_REPLY,
 # ACK, HEARTBEAT.
-CMD_HELLO = 0x01  # payload: version:u8
+CMD_HELLO = 0x01  # payload: version:u8, session:u32 (random per handshake)
 CMD_HELLO_REPLY = 0x02  # payload: acked_seq:u16, version:u8, seats:u8, name
 CMD_ACK = 0x03  # payload: acked_seq:u16
 CMD_STATE = 0x10  # payload: an encoded table state, see encode_state()
@@ -47,6 +47,7 @@ RESEND_MS = 100  # host resends an unacknowledged frame after this long
 HOST_SILENCE_MS = 1000  # host reopens the port when the board is this quiet
 BOARD_LINK_TIMEOUT_MS = 3000  # board blanks and shows "link lost" after this
 
+HELLO_LEN = 5
 HEADER_LEN = 4  # seq:u16, cmd:u8, len:u8
 CRC_LEN = 2
 MAX_PAYLOAD = 64

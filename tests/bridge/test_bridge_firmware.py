@@ -58,8 +58,9 @@ class Rig:
     def send(self, seq: int, cmd: int, payload: bytes = b"") -> None:
         self.board.feed(Frame(seq, cmd, payload).encode())
 
-    def hello(self, seq: int = 100, version: int = protocol.PROTOCOL_VERSION) -> None:
-        self.send(seq, Command.HELLO, bytes([version]))
+    def hello(self, seq: int = 100, version: int = protocol.PROTOCOL_VERSION,
+              session: bytes = b"\x00\x00\x00\x01") -> None:
+        self.send(seq, Command.HELLO, bytes([version]) + session)
 
     def state(self, seq: int, display: TableDisplay) -> None:
         self.send(seq, Command.STATE, protocol.encode_state(display.to_json()))
@@ -246,3 +247,17 @@ def test_firmware_stays_in_the_micropython_subset(name: str) -> None:
             assert {a.name for a in node.names} <= _ALLOWED_IMPORTS, f"{name}:{node.lineno}"
         if isinstance(node, ast.ImportFrom):
             assert node.module in _ALLOWED_IMPORTS, f"{name}: from {node.module}"
+
+
+def test_a_new_host_reusing_the_hello_seq_still_starts_a_new_session() -> None:
+    """Regression: a restarted host whose HELLO had the previous run's seq was taken
+    for a resend, so its states (with lower seqs) were acked but never shown."""
+    rig = Rig()
+    rig.hello(seq=100, session=b"\x00\x00\x00\x01")
+    rig.state(900, display(1))
+    rig.hello(seq=100, session=b"\x00\x00\x00\x01")  # resend: nothing changes
+    rig.state(101, display(2))
+    assert rig.applied == [display(1).to_json()]
+    rig.hello(seq=100, session=b"\x00\x00\x00\x02")  # another host, same seq by chance
+    rig.state(101, display(2))
+    assert rig.applied == [display(1).to_json(), display(2).to_json()]

@@ -65,7 +65,8 @@ def noise(rng: random.Random, total: int, frames: list[bytes]) -> list[bytes]:
 def test_firmware_acts_only_on_states_the_host_sent_in_order() -> None:
     rng = random.Random(2024)
     sent = [random_display(rng, i + 1).to_json() for i in range(80)]
-    hello = protocol.build_frame(500, protocol.CMD_HELLO, bytes([protocol.PROTOCOL_VERSION]))
+    hello = protocol.build_frame(500, protocol.CMD_HELLO,
+                                 bytes([protocol.PROTOCOL_VERSION, 1, 2, 3, 4]))
     valid = [protocol.build_frame(501 + i, protocol.CMD_STATE, protocol.encode_state(s))
              for i, s in enumerate(sent)]
     beats = [protocol.build_frame(900 + i, protocol.CMD_HEARTBEAT) for i in range(5)]
