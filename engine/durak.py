@@ -223,8 +223,17 @@ class DurakState(GameState):
                 )
             assert defender is not None
             limit = min(p.cap, p.sizes[defender])
-            p = replace(p, attacker=attacker, defender=defender, passer=attacker, limit=limit)
-            self._check_limit(p, seat, cards)
+            self._check_limit(p, limit, defender, seat, cards)
+            return replace(
+                p,
+                hands=hands,
+                sizes=sizes,
+                table=tuple((c, None) for c in cards),
+                attacker=attacker,
+                defender=defender,
+                passer=attacker,
+                limit=limit,
+            )
         else:
             if seat == p.defender:
                 raise NotYourTurn(
@@ -244,19 +253,21 @@ class DurakState(GameState):
                     seat=seat,
                     cards=wrong,
                 )
-            self._check_limit(p, seat, cards)
+            self._check_limit(p, p.limit, p.defender, seat, cards)
         return replace(p, hands=hands, sizes=sizes, table=p.table + tuple((c, None) for c in cards))
 
-    def _check_limit(self, p: Position, seat: int, cards: tuple[Card, ...]) -> None:
+    def _check_limit(
+        self, p: Position, limit: int, defender: int | None, seat: int, cards: tuple[Card, ...]
+    ) -> None:
         count = len(p.table) + len(cards)
-        if count <= p.limit:
+        if count <= limit:
             return
-        if p.limit == p.cap:
+        if limit == p.cap:
             why = f"at most {p.cap} attacking cards " + (
                 "in the game's first bout" if p.bouts == 0 else "in a bout"
             )
         else:
-            why = f"seat {p.defender} held only {p.limit} cards when the bout began"
+            why = f"seat {defender} held only {limit} cards when the bout began"
         raise IllegalPlay(
             "durak.attack_limit",
             f"{card_list(cards)} would make {count} attacking cards: {why}",
@@ -353,7 +364,7 @@ class DurakState(GameState):
         picked = p.table_cards
         hands = with_hand(p.hands, seat, p.hands[seat] | frozenset(picked))
         sizes = add(p.sizes, seat, len(picked))
-        return self._end_bout(replace(p, hands=hands, sizes=sizes), "taken")
+        return self._end_bout(p, "taken", hands, sizes, p.discard)
 
     def _beaten(self, p: Position) -> Position:
         if not p.table:
@@ -364,7 +375,8 @@ class DurakState(GameState):
                 f"{card_list(p.unbeaten)} not beaten yet: the bout is not over",
                 cards=p.unbeaten,
             )
-        return self._end_bout(replace(p, discard=p.discard | frozenset(p.table_cards)), "beaten")
+        discard = p.discard | frozenset(p.table_cards)
+        return self._end_bout(p, "beaten", p.hands, p.sizes, discard)
 
     def _check_defender(self, p: Position, seat: int, what: str, cards: tuple[Card, ...]) -> None:
         if not p.table:
@@ -382,15 +394,24 @@ class DurakState(GameState):
                 cards=cards,
             )
 
-    def _end_bout(self, p: Position, how: str) -> Position:
+    def _end_bout(
+        self,
+        p: Position,
+        how: str,
+        hands_now: tuple[frozenset[Card], ...],
+        sizes_now: tuple[int, ...],
+        discard: frozenset[Card],
+    ) -> Position:
         """Draws (first attacker first, the defender last), who is out, who attacks next."""
         attacker, defender = p.attacker, p.defender
         assert attacker is not None and defender is not None
         n = self.players
         order = [s for s in ((attacker + i) % n for i in range(n)) if s != defender] + [defender]
-        hands, sizes, stock = list(p.hands), list(p.sizes), p.stock
+        hands, sizes, stock = list(hands_now), list(sizes_now), p.stock
         for s in order:
-            need = max(0, HAND - sizes[s])
+            need = HAND - sizes[s]
+            if need <= 0 or not stock:
+                continue
             drawn, stock = stock[:need], stock[need:]
             sizes[s] += len(drawn)
             known = [c for c in drawn if c is not None]
@@ -398,31 +419,29 @@ class DurakState(GameState):
                 hands[s] = hands[s] | frozenset(known)
         out = p.out | {s for s in range(n) if not stock and sizes[s] == 0}
         active = [s for s in range(n) if s not in out]
-        base = replace(
-            p,
+        over = len(active) <= 1
+        nxt: int | None = None
+        nxt_defender: int | None = None
+        if not over:
+            # beaten: the defender attacks next; taken: the player on his left
+            nxt = defender if how == "beaten" and defender not in out else left_of(defender, n, out)
+            nxt_defender = left_of(nxt, n, out)
+        return Position(
             hands=tuple(hands),
             sizes=tuple(sizes),
             stock=stock,
             table=(),
-            out=frozenset(out),
-            bouts=p.bouts + 1,
+            discard=discard,
+            attacker=nxt,
+            defender=nxt_defender,
+            passer=nxt,
             limit=0,
+            bouts=p.bouts + 1,
+            out=out,
+            over=over,
+            fool=(active[0] if active else None) if over else None,
             last_bout=(defender, how, attacker),
         )
-        if len(active) <= 1:
-            return replace(
-                base,
-                over=True,
-                fool=active[0] if active else None,
-                attacker=None,
-                defender=None,
-                passer=None,
-            )
-        if how == "beaten":
-            nxt = defender if defender not in out else left_of(defender, n, base.out)
-        else:
-            nxt = left_of(defender, n, base.out)
-        return replace(base, attacker=nxt, passer=nxt, defender=left_of(nxt, n, base.out))
 
     # ----- queries ---------------------------------------------------------------------
 
