@@ -131,8 +131,8 @@ class KozelTrumpsState(GameState):
                 pos += 1
                 i += 1
             break
-        return Header(game=cls.name, dealer=dealer, trump=trump, options=dict(opts) if options
-                      else {}, hands=tuple(tuple(h) for h in hands), stock=())
+        return Header(game=cls.name, dealer=dealer, trump=trump, options=dict(options or {}),
+                      hands=tuple(tuple(h) for h in hands), stock=())
 
     def _setup(self) -> None:
         h = self.header
