@@ -147,7 +147,11 @@ def test_host_acts_on_no_reply_it_did_not_ask_for_over_a_pty() -> None:
             assert not link.connected
             assert counters.acked == 0 and counters.handshakes == 0
             assert counters.dropped_garbage + counters.crc_errors > 300
-            assert counters.duplicates >= len(forged)  # replies to questions never asked
+            # Replies to questions never asked are counted, not acted on. (A reopen on a
+            # very slow machine flushes the input buffer, losing some of them.)
+            if counters.reconnects == 0:
+                assert counters.duplicates >= len(forged)
+            assert counters.duplicates > 0
             with pytest.raises(LinkTimeout):  # alive, still waiting, not crashed
                 link.wait_connected(0.1)
     finally:
