@@ -335,7 +335,7 @@ class KozelTrumpsState(GameState):
             raise IllegalPlay("common.not_in_deck", f"{card} is not in the kozel-trumps deck "
                               "(32 cards, 7..A; the sixes are the counters)", seat=seat,
                               cards=(card,))
-        if card in p.gone or any(c is card for _, c in p.table):
+        if card in p.gone or any(c == card for _, c in p.table):
             raise IllegalPlay("common.card_seen_twice", f"{card} was already played",
                               seat=seat, cards=(card,))
         for s, known in enumerate(p.known_in):
@@ -344,7 +344,7 @@ class KozelTrumpsState(GameState):
                                   "exchange", seat=seat, cards=(card,))
         if p.hands is not None and card not in p.hands[seat]:
             where = next((f"seat {s} holds it" for s in range(SEATS) if card in p.hands[s]),
-                         "")
+                         "nobody holds it")
             raise IllegalPlay("common.not_in_hand", f"{card} is not in seat {seat}'s hand: "
                               f"{where}", seat=seat, cards=(card,))
 
