@@ -152,6 +152,10 @@ def header_trump(header: Header, players: int) -> tuple[Suit, Card | None]:
         raise RecordError(f"trump_card {card} is not in durak's 36-card deck (6..A)")
     if header.hands is not None and card is None and header.stock:
         card = header.stock[-1]  # the turned card lies under the stock: it is known
+        if suit is not None and card.suit is not suit:
+            raise RecordError(
+                f"trump {suit} disagrees with the turned card under the stock ({card})"
+            )
     if card is not None and suit is not None and card.suit is not suit:
         raise RecordError(f"trump {suit} disagrees with trump_card {card}")
     if card is None and suit is None:

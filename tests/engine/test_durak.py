@@ -9,16 +9,20 @@ card at the bottom).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.cards import Card, Suit, deck
-from engine.durak import DurakState
+from engine.durak import DurakState, match_step
 from engine.durak_rules import beats, scripted_header
 from engine.errors import IllegalPlay, RecordError
-from engine.events import event_from_json
+from engine.events import BoutBeaten, event_from_json
 from engine.header import Header
+from engine.record import read_record
+
+DATA = Path(__file__).parents[1] / "data"
 
 
 def ev(obj: dict[str, Any]):
@@ -103,6 +107,24 @@ def test_header_that_is_not_a_durak_deal_is_a_record_error(
 def test_trump_is_taken_from_the_stock_bottom_when_only_hands_are_given() -> None:
     state = DurakState.from_header(_header_with(trump=None, trump_card=None))
     assert state.trump is Suit.HEARTS and str(state.trump_card) == "AH"
+    with pytest.raises(RecordError, match=r"turned card under the stock \(AH\)"):
+        DurakState.from_header(_header_with(trump=Suit.CLUBS, trump_card=None))
+
+
+def test_six_players_the_trump_card_is_the_dealers_last_card() -> None:
+    hands = [
+        "7S 8S 9S 10S JS QS",
+        "7C 8C 9C 7D 8D 9D",
+        "7H 8H 9H QC QD QH",
+        "KC KD KH AC AD AH",
+        "6S 10C 10D 10H JC JH",
+        "6C 6D 6H KS AS JD",
+    ]
+    header = scripted_header(hands, "AS", dealer=5)
+    assert header.stock == ()
+    DurakState.from_header(header)
+    with pytest.raises(RecordError, match="dealer's last card"):
+        DurakState.from_header(Header(**{**header.__dict__, "dealer": 4}))
 
 
 # ----- who attacks ---------------------------------------------------------------------------
@@ -486,6 +508,36 @@ def test_events_after_the_end_are_rejected() -> None:
         events = state.legal_events()
         state.apply(events[rng.randrange(len(events))])
     rejects(state, {"seat": 0, "attack": ["6S"]}, "common.game_over")
+
+
+def test_a_record_whose_last_cards_leave_together_has_no_fool() -> None:
+    record = read_record(DATA / "durak_no_fool.jsonl")
+    state = DurakState.from_header(record.header)
+    for event in record.events:
+        state.apply(event)
+    assert state.complete and state.result() == {"fool": None}
+    view = state.public_view()
+    assert view["hand_sizes"] == [0, 0] and view["out"] == [0, 1] and view["stock"] == 0
+    assert isinstance(record.events[-1], BoutBeaten)  # the last bout was beaten off
+
+
+def test_match_step_counts_fools_and_the_fool_deals_next() -> None:
+    score = match_step(None, {"fool": 2}, {"transfer": False})
+    assert score == {"fools": {"2": 1}, "games": 1, "over": False, "loser": None, "next_dealer": 2}
+    score = match_step(score, {"fool": None}, {})
+    assert score["fools"] == {"2": 1} and score["games"] == 2 and score["next_dealer"] is None
+    score = match_step(score, {"fool": 2}, {})
+    assert score["fools"] == {"2": 2} and score["next_dealer"] == 2
+
+
+def test_to_act_is_the_defender_and_whoever_can_throw_in() -> None:
+    state = start(THREE, leader=0)
+    play(state, {"seat": 0, "attack": ["9S"]})
+    assert state.public_view()["to_act"] == [0, 1]
+    play(state, {"seat": 1, "defend": [["9S", "10S"]]})
+    assert state.public_view()["to_act"] == [0, 2]  # all beaten: only throw-ins (or beaten)
+    events = state.legal_events()
+    assert BoutBeaten() in events and not any(getattr(e, "seat", None) == 1 for e in events)
 
 
 def test_result_and_view_keys() -> None:

@@ -150,6 +150,9 @@ def test_hand_sizes_are_exact_without_hands() -> None:
     )
     view = state.public_view()
     assert view["hand_sizes"] == [0, 4, 5, 6, 5, 2] and view["out"] == [0]
+    # AS, the trump card shown at the deal, is known to be in the dealer's (seat 5's) hand
+    err = rejects(state, {"seat": 1, "attack": ["AS"]}, "common.card_seen_twice")
+    assert "seat 5's hand" in err.reason
     rejects(state, {"seat": 0, "attack": ["7D"]}, "common.out_of_turn")
     play(
         state,
