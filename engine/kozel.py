@@ -273,14 +273,13 @@ class KozelState(GameState):
         self._check_turn(ev.seat)
         p = self._p
         cards = ev.cards
+        if p.acted > 0:
+            self._check_count(ev.seat, len(cards))
+        after = self._take(ev.seat, cards)  # which cards first: then what they may do
         if p.acted == 0:
             if len({c.suit for c in cards}) != 1:
                 raise IllegalPlay("kozel.lead_suit", f"a lead is cards of one suit: "
                                   f"{card_list(cards)} mixes suits", seat=ev.seat, cards=cards)
-        else:
-            self._check_count(ev.seat, len(cards))
-        after = self._take(ev.seat, cards)
-        if p.acted == 0:
             others = min(p.counts[s] for s in range(SEATS) if s != ev.seat)
             if len(cards) > others:
                 raise IllegalPlay("kozel.lead_size", f"a lead of {n_cards(len(cards))} is too "

@@ -12,11 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Suit
+from engine.errors import IllegalPlay
 from engine.events import Event, Exchange, Molodka, Pass, Play
 from engine.kozel import KozelState
 from engine.kozel_position import DECK as KOZEL_DECK
 from engine.kozel_trumps import KozelTrumpsState
 from engine.kozel_trumps_rules import DECK as TRUMPS_DECK
+from engine.simulate import observe
 
 
 def _norm(ev: Event) -> tuple:
@@ -88,3 +90,34 @@ def test_kozel_trumps_accepts_exactly_the_listed_events(seed):
         for ev in _trumps_candidates(state, rng):
             assert state.is_legal(ev) == (_norm(ev) in listed), ev
         state.apply(legal[rng.randrange(len(legal))])
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.booleans())
+def test_a_card_from_a_trick_pile_played_again_is_always_caught(seed, observed):
+    rng = random.Random(seed)
+    header = KozelState.deal(rng, dealer=seed % 4)
+    truth = KozelState.from_header(header)
+    state = KozelState.from_header(header.without_hands() if observed else header)
+    assert isinstance(truth, KozelState) and isinstance(state, KozelState)
+    caught = 0
+    while not truth.complete:
+        legal = truth.legal_events()
+        ev = legal[rng.randrange(len(legal))]
+        gone = sorted(state.position.gone, key=str)  # observed: seen face up only
+        if isinstance(ev, Play) and gone:
+            stale = rng.choice(gone)
+            bad = Play(ev.seat, (stale,) + ev.cards[1:])
+            before = state.state_key()
+            try:
+                state.apply(bad)
+            except IllegalPlay as exc:
+                assert exc.rule == "common.card_seen_twice", exc.reason
+                assert str(stale) in exc.reason
+                caught += 1
+            else:
+                raise AssertionError(f"{bad} replays {stale} from a pile")
+            assert state.state_key() == before
+        truth.apply(ev)
+        state.apply(ev if not observed else observe(ev))
+    assert caught or not truth.position.gone
