@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Suit, parse_cards
+from engine.cards import Card, Suit, parse_cards
+from engine.errors import RevokeProven
 from engine.events import Play
 from engine.header import Header
 from engine.kozel_trumps import KozelTrumpsState, match_step
-from engine.kozel_trumps_rules import pairs_for
+from engine.kozel_trumps_rules import led_key, pairs_for
 from engine.ranking import card_points, trumps_winner
 from engine.simulate import observe
 
@@ -135,3 +136,47 @@ def test_every_legal_event_is_accepted_observed_and_undo_restores_it(seed, jack_
         watcher.apply(observe(ev))
     assert watcher.complete and watcher.result() == state.result()
     assert len(state.history) <= KozelTrumpsState.max_events
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6))
+def test_observed_a_revoke_is_proven_exactly_at_the_first_later_card_that_shows_it(seed):
+    # The test deals, keeps the hands itself and plays by the follow rules, except
+    # for one revoke; the observed state must say nothing until that player shows a
+    # card of a kind he claimed not to have, and then name the revoke's line.
+    rng = random.Random(seed)
+    header = KozelTrumpsState.deal(rng, dealer=seed % 4)
+    trump = header.trump
+    assert header.hands is not None and trump is not None
+    hands = [set(h) for h in header.hands]
+    watcher = KozelTrumpsState.from_header(header.without_hands())
+    leader, revoke_at, revoker, lacked = (header.dealer + 1) % 4, None, None, set()
+    n = 0
+    for _ in range(8):
+        trick: list[tuple[int, Card]] = []
+        for i in range(4):
+            seat = (leader + i) % 4
+            hand = sorted(hands[seat], key=str)
+            led = led_key(trick[0][1], trump) if trick else None
+            follow = [c for c in hand if led_key(c, trump) == led]
+            trumps = [c for c in hand if led_key(c, trump) == "T"]
+            allowed = (follow or trumps or hand) if led else hand
+            off = [c for c in hand if c not in allowed]
+            if revoke_at is None and off and rng.random() < 0.3:
+                card = rng.choice(off)
+                revoke_at, revoker = n, seat
+                lacked = {led} | ({"T"} if led_key(card, trump) != "T" else set())
+            else:
+                card = rng.choice(allowed)
+            if seat == revoker and n != revoke_at and led_key(card, trump) in lacked:
+                with pytest.raises(RevokeProven) as info:
+                    watcher.apply(Play(seat, (card,)))
+                assert info.value.revoke_event == revoke_at and info.value.event == n
+                assert info.value.reason.startswith(f"line {revoke_at + 2}: ")
+                return
+            watcher.apply(Play(seat, (card,)))  # everything else is accepted
+            hands[seat].discard(card)
+            trick.append((seat, card))
+            n += 1
+        leader = trick[trumps_winner([c for _, c in trick], trump)][0]
+    assert revoke_at is None  # a revoke always gets proven: he must play what he held
