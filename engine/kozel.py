@@ -208,6 +208,7 @@ class KozelState(GameState):
             "points": res["points"],
             "defeat": res["defeat"],
             "tricks": res["tricks"],
+            "match": self.header.match,  # the match score before this game (displays)
         }
 
     def legal_events(self) -> list[Event]:

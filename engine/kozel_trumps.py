@@ -197,6 +197,7 @@ class KozelTrumpsState(GameState):
             "led": led, "last_trick_winner": p.last_trick_winner,
             "tricks_played": p.tricks_played, "points": res["points"], "pairs": res["pairs"],
             "tricks": res["tricks"], "exchanged": sorted(p.exchanged),
+            "match": self.header.match,  # the match score before this game (displays)
         }
 
     def legal_events(self) -> list[Event]:

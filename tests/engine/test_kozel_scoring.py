@@ -6,6 +6,7 @@ team's pile from the events itself (molodkas left out so every card is played on
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -145,3 +146,13 @@ def test_a_play_after_the_end_is_illegal():
     with pytest.raises(IllegalPlay) as info:
         state.apply(Play(0, events[0].cards))
     assert info.value.rule == "common.game_over"
+
+
+def test_public_view_carries_the_match_score_for_the_displays():
+    header = KozelState.deal(random.Random(1), dealer=0)
+    assert KozelState.from_header(header).public_view()["match"] is None
+    carried = {"defeat": [4, 2], "double": False, "over": False, "loser": None,
+               "next_leader": 1}
+    header = dataclasses.replace(header, match=carried, leader=1)
+    view = KozelState.from_header(header).public_view()
+    assert view["match"] == carried and view["to_act"] == [1]
