@@ -380,16 +380,19 @@ def test_draws_first_attacker_first_then_the_others_clockwise() -> None:
 
 
 def test_the_defender_draws_last() -> None:
-    state = start(DRAWS, "AH", dealer=0, stock_top="QS QC QD KS")
+    hands = ["6S 8S 9S 10S JS AS", "6C 8C 10C 6D 8D 10D", "7C 9C JC 7S 9D JD"]
+    state = start(hands, "AH", dealer=0, stock_top="QS QC QD KS")
     play(
         state,
         {"seat": 1, "attack": ["6C"]},
         {"seat": 2, "defend": [["6C", "7C"]]},
+        {"seat": 0, "attack": ["6S"]},
+        {"seat": 2, "defend": [["6S", "7S"]]},
         {"bout": "beaten"},
     )
-    # seat 1 draws QS, seat 0 needs none, the defender draws QC last
-    rejects(state, {"seat": 2, "attack": ["QS"]}, "common.not_in_hand")
-    play(state, {"seat": 2, "attack": ["QC"]})
+    # seat 1 draws QS, seat 0 QC, and the defender, seat 2, draws last: QD KS
+    rejects(state, {"seat": 2, "attack": ["QC"]}, "common.not_in_hand")
+    play(state, {"seat": 2, "attack": ["KS"]})
 
 
 def test_the_turned_trump_card_is_drawn_last() -> None:
