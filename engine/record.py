@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any, Self, TextIO
 
 from engine.errors import RecordError
 from engine.events import Event, EventMeta, event_from_json, event_to_json
@@ -218,7 +218,8 @@ class RecordWriter:
                     raw.truncate(cut)
                     raw.flush()
                     os.fsync(raw.fileno())
-        self._file = open(self.path, "a", encoding="utf-8", newline="\n")
+        # kept open for the life of the writer (closed by close()/__exit__)
+        self._file = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
         if header is not None:
             self._write_line(dumps_line(header.to_json()))
 
@@ -243,7 +244,7 @@ class RecordWriter:
             self._file.close()
             self._file = None
 
-    def __enter__(self) -> RecordWriter:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

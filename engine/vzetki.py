@@ -36,14 +36,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import Card, Suit, card_list, vzetki_deck
 from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
 from engine.events import Dummy, Event, Play, event_to_json
 from engine.game import GameState
 from engine.header import Header
-
 
 # ----- helpers shared with vzetki_duo ------------------------------------------------
 
@@ -128,7 +127,7 @@ class VzetkiState(GameState):
     name = "vzetki"
     min_players = 4
     max_players = 4
-    option_defaults: Mapping[str, Any] = {"top_rank": 10, "trump": None}
+    option_defaults: ClassVar[Mapping[str, Any]] = {"top_rank": 10, "trump": None}
     max_events = 4 * 10 + 1 + 8
 
     # ----- dealing and setup ------------------------------------------------------

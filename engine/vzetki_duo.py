@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import Card, Suit, card_list, vzetki_deck
 from engine.errors import IllegalPlay, NotYourTurn, RecordError
@@ -60,7 +60,7 @@ class VzetkiDuoState(GameState):
     name = "vzetki-duo"
     min_players = 2
     max_players = 2
-    option_defaults: Mapping[str, Any] = {"top_rank": 10}
+    option_defaults: ClassVar[Mapping[str, Any]] = {"top_rank": 10}
     max_events = 40 + 8
 
     @classmethod
@@ -109,7 +109,7 @@ class VzetkiDuoState(GameState):
         self.last_winner: int | None = None
         self.played_tricks = 0
 
-    def _check_piles(self, piles: Piles | tuple[Piles, ...]) -> None:
+    def _check_piles(self, piles: tuple[Piles, ...]) -> None:
         if len(piles) != 2:
             raise RecordError(f"vzetki-duo needs piles for 2 seats, the header has {len(piles)}")
         dealt: list[Card] = []

@@ -7,7 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.cards import (
-    RANKS, SUITS, Card, Suit, card_list, deck, parse_cards, vzetki_deck,
+    RANKS,
+    SUITS,
+    Card,
+    Suit,
+    card_list,
+    deck,
+    parse_cards,
+    vzetki_deck,
 )
 from engine.errors import CardSyntaxError, RecordError
 
@@ -16,7 +23,7 @@ from engine.errors import CardSyntaxError, RecordError
 def test_parse_and_str_round_trip(text: str) -> None:
     card = Card.parse(text)
     assert str(card) == text
-    assert eval(repr(card)) == card  # noqa: S307 - the eval-able repr is the contract
+    assert eval(repr(card)) == card
 
 
 def test_parse_is_case_insensitive_and_interned() -> None:

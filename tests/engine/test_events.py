@@ -10,8 +10,20 @@ import pytest
 from engine.cards import parse_cards
 from engine.errors import CardSyntaxError, RecordError
 from engine.events import (
-    Attack, BoutBeaten, Defend, Dummy, EventMeta, Exchange, Molodka, Note, Pass, Play, Take,
-    Transfer, event_from_json, event_to_json,
+    Attack,
+    BoutBeaten,
+    Defend,
+    Dummy,
+    EventMeta,
+    Exchange,
+    Molodka,
+    Note,
+    Pass,
+    Play,
+    Take,
+    Transfer,
+    event_from_json,
+    event_to_json,
 )
 
 C = parse_cards

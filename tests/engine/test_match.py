@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 from pathlib import Path
@@ -32,7 +33,7 @@ def write_games(tmp_path: Path, games: list[tuple[Header, list[Event]]]) -> list
 def test_simulated_match_checks_and_ends(game: str, tmp_path: Path) -> None:
     games = simulate_match(game, random.Random(11), max_games=MAX_GAMES.get(game, 60))
     assert games[0][0].match is None
-    for (h1, _), (h2, _) in zip(games, games[1:]):
+    for (h1, _), (h2, _) in itertools.pairwise(games):
         assert h2.match is not None  # every later game carries the score
         n = h1.players or find_game(game).min_players
         assert h2.dealer == (h1.dealer + 1) % n or h2.match.get("next_dealer") is not None
@@ -56,7 +57,7 @@ def test_vzetki_match_is_four_rounds_adding_tricks(tmp_path: Path) -> None:
 def test_kozel_match_next_leader_is_last_trick_winner(tmp_path: Path) -> None:
     games = simulate_match("kozel", random.Random(5))
     assert len(games) >= 2
-    for (header, events), (nxt, _) in zip(games, games[1:]):
+    for (header, events), (nxt, _) in itertools.pairwise(games):
         state = find_game("kozel").from_header(header)
         for e in events:
             state.apply(e)

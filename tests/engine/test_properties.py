@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 from engine.cards import Card
 from engine.check import check_record
 from engine.events import (
-    Attack, BoutBeaten, Defend, Event, Molodka, Pass, Play, Take, Transfer,
+    Attack,
+    BoutBeaten,
+    Defend,
+    Event,
+    Molodka,
+    Pass,
+    Play,
+    Take,
+    Transfer,
 )
 from engine.games import GAME_NAMES, find_game
 from engine.header import Header
