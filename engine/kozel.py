@@ -40,6 +40,18 @@ Gaps filled:
 - The shown trump card goes back to its place in the stock; with hands the stock must
   hold a card of the trump suit.
 - Defeat points in `result` are the game's own; doubling is `match_step`'s business.
+  (The lead limit above never binds in a real game: the stock always holds a multiple
+  of 4 cards, so the hands are equal whenever a trick starts.)
+
+Rule ids: `kozel.lead_suit`, `kozel.lead_size`, `kozel.beat`, `kozel.pass_lead`,
+`kozel.pass_unlisted`, `kozel.molodka`, `kozel.event`, `common.out_of_turn`,
+`common.card_count`, `common.card_seen_twice`, `common.not_in_hand`,
+`common.not_in_deck`, `common.seat`, `common.game_over`.
+
+>>> import random
+>>> state = KozelState.from_header(KozelState.deal(random.Random(4), dealer=3))
+>>> sorted(state.to_act()), state.public_view()["stock"]
+([0], 20)
 """
 
 from __future__ import annotations
@@ -56,6 +68,7 @@ from engine.game import GameState
 from engine.header import Header
 from engine.kozel_position import (
     DECK_SET, DECK, HAND, SEATS, KozelPosition, Lay, card_key, n_cards, bump, check_cards,
+    check_deal,
     check_seat, dist, finish_trick, set_at, sort_cards, sorted_events,
 )
 from engine.kozel_score import OPTION_DEFAULTS, defeat_points, match_step, split_sums
@@ -108,7 +121,7 @@ class KozelState(GameState):
         hands: tuple[frozenset[Card], ...] | None = None
         stock: tuple[Card, ...] | None = None
         if h.hands is not None or h.stock is not None:
-            hands, stock = self._check_deal(h)
+            hands, stock = check_deal(h, self.trump)
         self._p = KozelPosition(
             hands=hands, counts=(HAND,) * SEATS, stock=stock,
             stock_count=len(DECK) - SEATS * HAND, opener=leader, leader=leader, acted=0,
@@ -118,28 +131,6 @@ class KozelState(GameState):
             points=(0, 0), tricks=(0, 0), unseen=(0, 0), last_trick_winner=None,
             tricks_played=0,
         )
-
-    def _check_deal(self, h: Header) -> tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]:
-        if h.hands is None or h.stock is None:
-            raise RecordError("a kozel header with 'hands' needs 'stock' too, and vice versa")
-        if len(h.hands) != SEATS:
-            raise RecordError(f"kozel deals 4 hands, the header has {len(h.hands)}")
-        for seat, hand in enumerate(h.hands):
-            if len(hand) != HAND:
-                raise RecordError(f"seat {seat} was dealt {n_cards(len(hand))}, kozel deals 4")
-        if len(h.stock) != len(DECK) - SEATS * HAND:
-            raise RecordError(f"the kozel stock holds 20 cards after the deal, not {len(h.stock)}")
-        seen: set[Card] = set()
-        for card in itertools.chain(*h.hands, h.stock):
-            if card not in DECK_SET:
-                raise RecordError(f"{card} is not in the kozel deck (36 cards, 6..A)")
-            if card in seen:
-                raise RecordError(f"{card} is dealt twice")
-            seen.add(card)
-        if not any(c.suit is self.trump for c in h.stock):
-            raise RecordError(f"trump {self.trump.word} was shown from the stock, but the "
-                              f"stock holds no {self.trump.word}")
-        return tuple(frozenset(hand) for hand in h.hands), tuple(h.stock)
 
     # ----- snapshot ----------------------------------------------------------------
 

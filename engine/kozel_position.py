@@ -9,14 +9,16 @@ the position itself, so validating an event costs no copying.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.cards import Card, deck
-from engine.errors import IllegalPlay
+from engine.cards import Card, Suit, deck
+from engine.errors import IllegalPlay, RecordError
 from engine.events import Event, event_to_json
+from engine.header import Header
 from engine.ranking import KOZEL_RANK, card_points
 
 SEATS = 4
@@ -163,3 +165,28 @@ def sorted_events(events: Iterable[Event]) -> list[Event]:
     `legal_events` promises (shared by both Kozel games)."""
     keyed = {json.dumps(event_to_json(e), sort_keys=True): e for e in events}
     return [keyed[k] for k in sorted(keyed)]
+
+
+def check_deal(h: Header, trump: Suit) -> tuple[tuple[frozenset[Card], ...], tuple[Card, ...]]:
+    """The dealt hands and stock after checking they are exactly the kozel deck, 4 a
+    seat and 20 in the stock, with a card of the trump suit in it. Raises RecordError."""
+    if h.hands is None or h.stock is None:
+        raise RecordError("a kozel header with 'hands' needs 'stock' too, and vice versa")
+    if len(h.hands) != SEATS:
+        raise RecordError(f"kozel deals 4 hands, the header has {len(h.hands)}")
+    for seat, hand in enumerate(h.hands):
+        if len(hand) != HAND:
+            raise RecordError(f"seat {seat} was dealt {n_cards(len(hand))}, kozel deals 4")
+    if len(h.stock) != len(DECK) - SEATS * HAND:
+        raise RecordError(f"the kozel stock holds 20 cards after the deal, not {len(h.stock)}")
+    seen: set[Card] = set()
+    for card in itertools.chain(*h.hands, h.stock):
+        if card not in DECK_SET:
+            raise RecordError(f"{card} is not in the kozel deck (36 cards, 6..A)")
+        if card in seen:
+            raise RecordError(f"{card} is dealt twice")
+        seen.add(card)
+    if not any(c.suit is trump for c in h.stock):
+        raise RecordError(f"trump {trump.word} was shown from the stock, but the "
+                          f"stock holds no {trump.word}")
+    return tuple(frozenset(hand) for hand in h.hands), tuple(h.stock)

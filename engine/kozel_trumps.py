@@ -37,13 +37,24 @@ Gaps filled:
   played it (after an exchange, the partner who received it).
 - If both teams reach `pairs_to_lose` in the same game, the one with more pairs open
   has lost (equal: `loser` None, `over` true).
+
+Rule ids: `kozel_trumps.revoke` (at once with known hands; `RevokeProven` later when
+observed), `kozel_trumps.exchange`, `kozel_trumps.exchange_unlisted`,
+`kozel_trumps.event`, `common.out_of_turn`, `common.card_count`,
+`common.card_seen_twice`, `common.not_in_hand`, `common.not_in_deck`, `common.seat`,
+`common.game_over`.
+
+>>> import random
+>>> state = KozelTrumpsState.from_header(KozelTrumpsState.deal(random.Random(4), dealer=3))
+>>> sorted(state.to_act()), state.public_view()["hand_sizes"]
+([0], [8, 8, 8, 8])
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from engine.cards import Card, Suit
 from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
@@ -52,35 +63,14 @@ from engine.game import GameState
 from engine.header import Header
 from engine.kozel_position import sorted_events
 from engine.kozel_trumps_rules import (
-    DECK, DECK_SET, HAND, OPTION_DEFAULTS, SEATS, Void, check_deal, is_trump, led_key,
-    match_step, pairs_for, sort_cards, suit_words,
+    DECK, DECK_SET, HAND, OPTION_DEFAULTS, SEATS, KozelTrumpsPosition, Void, check_deal,
+    is_trump, led_key, match_step, pairs_for, sort_cards, suit_words,
 )
 from engine.ranking import card_points, trumps_winner
 
 __all__ = ["KozelTrumpsState", "KozelTrumpsPosition", "match_step"]
 
 _QC, _7C, _JC = Card.parse("QC"), Card.parse("7C"), Card.parse("JC")
-
-
-class KozelTrumpsPosition(NamedTuple):
-    """The whole mutable state as one immutable value (the snapshot). A NamedTuple:
-    `_replace` is far cheaper than `dataclasses.replace` on the hot path."""
-
-    hands: tuple[frozenset[Card], ...] | None
-    counts: tuple[int, ...]
-    leader: int
-    table: tuple[tuple[int, Card], ...]  # (seat, card) in play order
-    gone: frozenset[Card]
-    known_in: tuple[frozenset[Card], ...]  # exchanged cards seen in the record
-    exchanged: frozenset[int]
-    started: bool
-    voids: tuple[tuple[Void, ...], ...]  # per seat: suits (or trumps) he showed he lacked
-    points: tuple[int, int]
-    tricks: tuple[int, int]
-    last_trick_winner: int | None
-    tricks_played: int
-    qc_beaten: int | None  # the team whose QC fell to the opponents' 7C
-    jc_seat: int | None  # who played the JC (he deals next with jack_of_clubs_declares)
 
 
 class KozelTrumpsState(GameState):

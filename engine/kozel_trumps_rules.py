@@ -1,4 +1,4 @@
-"""Kozel-trumps helpers: the deck, the deal check, trump keys, pair scoring, the match.
+"""Kozel-trumps helpers: the deck, the position, the deal check, trump keys, pairs, the match.
 
 Split from engine/kozel_trumps.py (the state and its events) to keep modules small.
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.cards import Card, Suit, deck
 from engine.errors import RecordError
@@ -39,6 +39,27 @@ class Void:
     event: int
     played: Card
     led: str
+
+
+class KozelTrumpsPosition(NamedTuple):
+    """The whole mutable state as one immutable value (the snapshot). A NamedTuple:
+    `_replace` is far cheaper than `dataclasses.replace` on the hot path."""
+
+    hands: tuple[frozenset[Card], ...] | None
+    counts: tuple[int, ...]
+    leader: int
+    table: tuple[tuple[int, Card], ...]  # (seat, card) in play order
+    gone: frozenset[Card]
+    known_in: tuple[frozenset[Card], ...]  # exchanged cards seen in the record
+    exchanged: frozenset[int]
+    started: bool
+    voids: tuple[tuple[Void, ...], ...]  # per seat: suits (or trumps) he showed he lacked
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    last_trick_winner: int | None
+    tricks_played: int
+    qc_beaten: int | None  # the team whose QC fell to the opponents' 7C
+    jc_seat: int | None  # who played the JC (he deals next with jack_of_clubs_declares)
 
 
 def is_trump(card: Card, trump: Suit | None) -> bool:
