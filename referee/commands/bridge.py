@@ -47,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     test.add_argument("--count", type=int, default=20, metavar="N",
                       help="number of states to send (default 20)")
     test.add_argument("--seed", type=int, default=None, help="seed for the random states")
+    test.add_argument("--timeout", type=float, default=ACK_TIMEOUT_S, metavar="S",
+                      help=f"give up on an acknowledgement after S seconds ({ACK_TIMEOUT_S:g})")
     test.set_defaults(func=run_display_test)
 
 
@@ -91,6 +93,7 @@ def run_display_test(args: argparse.Namespace) -> int:
         print(f"display-test: {exc}", file=sys.stderr)
         return 2
     times_ms: list[float] = []
+    sent = 0
     last: TableDisplay | None = None
     error = ""
     with link:
@@ -99,13 +102,14 @@ def run_display_test(args: argparse.Namespace) -> int:
                 last = random_display(rng, i + 1)
                 start = time.perf_counter()
                 link.show(last)
-                link.wait_acked(ACK_TIMEOUT_S)
+                sent += 1
+                link.wait_acked(args.timeout)  # stops at the first state never acknowledged
                 times_ms.append((time.perf_counter() - start) * 1000)
         except BridgeError as exc:
             error = str(exc)
         counters = link.counters
     report = {
-        "sent": args.count,
+        "sent": sent,
         "acked": len(times_ms),
         "resent": counters.resent,
         "p50_ms": round(statistics.median(times_ms), 3) if times_ms else None,

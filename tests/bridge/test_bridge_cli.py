@@ -116,3 +116,12 @@ def test_firmware_sim_rejects_a_fraction_above_one() -> None:
     result = cli("firmware-sim", "--drop", "1.5")
     assert result.returncode == 2
     assert "drop" in result.stderr
+
+
+def test_display_test_fails_when_states_are_not_acknowledged() -> None:
+    # loop:// opens fine but only echoes the host's own frames: no board ever acks.
+    result = cli("display-test", "--port", "loop://", "--count", "3", "--timeout", "0.3")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["sent"] == 1 and report["acked"] == 0  # it stops at the first failure
+    assert "loop://" in result.stderr
