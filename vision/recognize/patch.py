@@ -87,6 +87,14 @@ def _patch_from_card(patch_size: tuple[int, int]) -> np.ndarray:
     )
 
 
+def _index_scale(q: np.ndarray, patch_size: tuple[int, int]) -> float:
+    """How many image pixels one patch pixel spans (largest of the two directions)."""
+    x0, y0, x1, y1 = INDEX_BOX
+    w = 0.5 * float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
+    h = 0.5 * float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+    return max(w * (x1 - x0) / patch_size[0], h * (y1 - y0) / patch_size[1])
+
+
 def extract_index_patches(
     image: np.ndarray,
     quad: Sequence[Sequence[float]] | np.ndarray,
@@ -103,6 +111,12 @@ def extract_index_patches(
     # Sample at pixel centres: patch pixel (u, v) -> card (u + .5, v + .5) scaled.
     shift = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], dtype=np.float64)
     p2c = _patch_from_card(patch_size) @ shift
+    # When the index is much larger in the image than the patch (a phone photo), warp to
+    # an integer multiple first and shrink with INTER_AREA: plain bilinear sampling
+    # would alias thin strokes away.
+    k = int(max(1.0, np.ceil(_index_scale(q, patch_size) / 1.5)))
+    if k > 1:
+        p2c = p2c @ np.array([[1 / k, 0, 0], [0, 1 / k, 0], [0, 0, 1]], dtype=np.float64)
     patches = []
     for start in (0, 2):
         c2i = _card_to_image(np.roll(q, -start, axis=0)).astype(np.float64)
@@ -111,8 +125,10 @@ def extract_index_patches(
         # give it the patch->image map directly with WARP_INVERSE_MAP.
         m = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], dtype=np.float64) @ m
         patch = cv2.warpPerspective(
-            image, m, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            image, m, (pw * k, ph * k), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
+        if k > 1:
+            patch = cv2.resize(patch, (pw, ph), interpolation=cv2.INTER_AREA)
         patches.append(patch)
     return patches

@@ -1,0 +1,56 @@
+"""Bad image files give UnreadableImage with a reason, never a crash or a fake picture."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.recognize.imagefile import decode_image, load_image
+from vision.types import UnreadableImage
+
+
+@pytest.fixture
+def jpeg_bytes() -> bytes:
+    img = np.full((120, 160, 3), 200, np.uint8)
+    cv2.putText(img, "QH", (20, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (0, 0, 255), 3)
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    return buf.tobytes()
+
+
+def test_a_good_jpeg_loads_as_bgr(tmp_path, jpeg_bytes):
+    p = tmp_path / "good.jpg"
+    p.write_bytes(jpeg_bytes)
+    img = load_image(p)
+    assert img.shape == (120, 160, 3) and img.dtype == np.uint8
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b"", "empty"),
+    (b"this is not an image at all\n" * 20, "decode"),
+    (b"\x89PNG\r\n\x1a\n" + b"\x00" * 50, "truncated PNG"),
+])
+def test_bad_bytes_say_why(tmp_path, content, reason):
+    p = tmp_path / "bad.jpg"
+    p.write_bytes(content)
+    with pytest.raises(UnreadableImage) as err:
+        load_image(p)
+    assert err.value.path == str(p)
+    assert reason in err.value.reason
+
+
+def test_a_truncated_jpeg_is_refused_not_half_read(jpeg_bytes):
+    with pytest.raises(UnreadableImage) as err:
+        decode_image(jpeg_bytes[: len(jpeg_bytes) // 2], "half.jpg")
+    assert "truncated JPEG" in err.value.reason
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(UnreadableImage) as err:
+        load_image(tmp_path / "nope.png")
+    assert "no such file" in err.value.reason
+    with pytest.raises(UnreadableImage) as err:
+        load_image(tmp_path)
+    assert "directory" in err.value.reason
+    assert isinstance(err.value, ValueError)  # callers may catch the builtin

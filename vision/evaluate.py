@@ -1,0 +1,233 @@
+"""How well the recogniser reads cards: accuracy, wrong readings, abstentions.
+
+Two measurements, used by the tests (small samples, seconds) and `make bench`
+(bigger samples):
+
+* `evaluate_rendered`: scenes from vision.scene of decks held out from training
+  (vision.training.split.HELDOUT_DECKS), overlapping pairs included. Cards are read
+  either from their true quads (`quads="truth"`: the recogniser alone) or from the
+  detector's (`quads="detect"`: the whole chain; unmatched cards count as abstained).
+* `evaluate_real`: the real photos in ../shared/data/real-photos-ranks (rank labels
+  only, whole-card boxes): labelled boxes are matched to detections by IoU.
+
+A wrong reading is far worse than an abstention, so the two are always reported apart.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.recognize.classifier import IndexClassifier
+from vision.recognize.reader import read_candidate
+
+REAL_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-photos-ranks"
+_REAL_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts of cards read right, read wrong and not read (abstained or missed)."""
+
+    correct: int = 0
+    wrong: int = 0
+    abstained: int = 0
+    wrong_examples: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return self.correct + self.wrong + self.abstained
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.n if self.n else 0.0
+
+    @property
+    def wrong_rate(self) -> float:
+        return self.wrong / self.n if self.n else 0.0
+
+    @property
+    def abstain_rate(self) -> float:
+        return self.abstained / self.n if self.n else 0.0
+
+    def add(self, truth: str, got: str | None, where: str = "") -> None:
+        if got is None:
+            self.abstained += 1
+        elif got == truth:
+            self.correct += 1
+        else:
+            self.wrong += 1
+            if len(self.wrong_examples) < 20:
+                self.wrong_examples.append(f"{where}: {truth} read as {got}")
+
+    def row(self) -> str:
+        return (f"n={self.n:5d}  right {self.accuracy:7.2%}  wrong {self.wrong_rate:6.2%}  "
+                f"abstain {self.abstain_rate:6.2%}")
+
+
+@dataclass(slots=True)
+class RenderedReport:
+    """`all` face-up cards with a visible index; `overlapped` those partly covered;
+    `backs_read` counts face-down cards wrongly given a card; `phantoms` readings of
+    detections matching no card."""
+
+    all: Tally = field(default_factory=Tally)
+    overlapped: Tally = field(default_factory=Tally)
+    backs: int = 0
+    backs_read: int = 0
+    phantoms: int = 0
+    scenes: int = 0
+
+
+def _poly_iou(a: np.ndarray, b: np.ndarray) -> float:
+    a = np.asarray(a, np.float32).reshape(4, 2)
+    b = np.asarray(b, np.float32).reshape(4, 2)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    ua = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / ua) if ua > 0 else 0.0
+
+
+def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+             ) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / ua if ua > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _TruthCandidate:
+    """A ground-truth card dressed as a detector candidate."""
+
+    corners: Any
+    face_down: bool
+    index_visible: tuple[bool, bool]
+    index_patches: tuple[np.ndarray, ...] | None = None
+
+
+def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
+                      seed: int = 0, *, n_cards: int = 8, overlap: float = 0.4,
+                      face_down: float = 0.1, quads: str = "truth",
+                      detect: Callable[[np.ndarray], list[Any]] | None = None
+                      ) -> RenderedReport:
+    """Read `n_scenes` rendered scenes of `decks` and tally the outcomes (see module)."""
+    from vision.recognize.patch import extract_index_patches
+    from vision.scene import SceneRenderer, random_scene_spec
+
+    names = [d if isinstance(d, str) else d.name for d in decks]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    rep = RenderedReport()
+    if quads == "detect" and detect is None:
+        from vision.recognize.reader import default_detector
+
+        detect = default_detector()
+    for i in range(n_scenes):
+        spec = random_scene_spec(rng, names, n_cards, overlap=overlap, face_down=face_down)
+        image, truth = renderer.render(spec, rng)
+        rep.scenes += 1
+        if quads == "truth":
+            pairs = []
+            for t in truth:
+                vis = tuple(r.visible for r in t.index_regions) or (False, False)
+                patches = None
+                if not t.face_down:
+                    patches = tuple(p for p, v in zip(
+                        extract_index_patches(image, t.corners), vis) if v)
+                pairs.append((t, _TruthCandidate(t.corners, t.face_down, vis, patches)))
+        else:
+            assert detect is not None
+            cands = detect(image)
+            pairs, used = [], set()
+            for t in truth:
+                best, best_iou = None, 0.5
+                for j, c in enumerate(cands):
+                    if j not in used:
+                        iou = _poly_iou(t.corners, c.corners)
+                        if iou > best_iou:
+                            best, best_iou = j, iou
+                if best is not None:
+                    used.add(best)
+                pairs.append((t, cands[best] if best is not None else None))
+            for j, c in enumerate(cands):
+                if j not in used and read_candidate(clf, image, c).card is not None:
+                    rep.phantoms += 1
+        for t, cand in pairs:
+            got = read_candidate(clf, image, cand).card if cand is not None else None
+            if t.face_down:
+                rep.backs += 1
+                rep.backs_read += got is not None
+                continue
+            if not any(r.visible for r in t.index_regions):
+                if got is not None and got != t.card:
+                    rep.all.add(t.card, got, f"scene {i} ({t.deck}, covered)")
+                continue
+            where = f"scene {i} ({t.deck})"
+            rep.all.add(t.card, got, where)
+            if t.visible_fraction < 0.95:
+                rep.overlapped.add(t.card, got, where)
+    return rep
+
+
+@dataclass(slots=True)
+class RealReport:
+    """Rank readings on the real photos; `missed` labelled cards no detection matched
+    (counted as abstained in `ranks` too)."""
+
+    ranks: Tally = field(default_factory=Tally)
+    missed: int = 0
+    images: int = 0
+
+
+def real_labels(root: Path = REAL_PHOTOS, split: str = "test"
+                ) -> dict[str, list[tuple[str, tuple[float, float, float, float]]]]:
+    """{file name: [(rank, (xmin, ymin, xmax, ymax)), ...]} from the CSV labels."""
+    out: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
+    with open(root / "images" / f"{split}_labels.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            out.setdefault(row["filename"], []).append((_REAL_RANKS[row["class"]], box))
+    return out  # type: ignore[return-value]
+
+
+def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str = "test",
+                  limit: int | None = None,
+                  detect: Callable[[np.ndarray], list[Any]] | None = None) -> RealReport:
+    """Detect and read every labelled photo of `split`; compare ranks (see module)."""
+    from vision.recognize.imagefile import load_image
+    from vision.recognize.reader import default_detector
+
+    det = detect or default_detector()
+    labels = real_labels(root, split)
+    rep = RealReport()
+    for name in sorted(labels)[:limit]:
+        image = load_image(root / "images" / split / name)
+        rep.images += 1
+        sightings = [read_candidate(clf, image, c) for c in det(image)]
+        boxes = []
+        for s in sightings:
+            q = np.asarray(s.corners)
+            boxes.append((q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
+        used: set[int] = set()
+        for rank, box in labels[name]:
+            best, best_iou = None, 0.4
+            for j, b in enumerate(boxes):
+                iou = _box_iou(box, b)
+                if j not in used and iou > best_iou:
+                    best, best_iou = j, iou
+            if best is None:
+                rep.missed += 1
+                rep.ranks.add(rank, None, name)
+                continue
+            used.add(best)
+            s = sightings[best]
+            got = s.card[:-1] if s.card else None
+            rep.ranks.add(rank, got, name)
+    return rep

@@ -1,0 +1,219 @@
+"""The index classifier at run time: ONNX through OpenCV's DNN module.
+
+`IndexClassifier.load()` reads the committed model (vision/models/index.onnx) and its
+calibration (index.json: thresholds picked on calibration decks so that wrong readings
+stay <= 0.1%). `classify(patches)` gives, per patch, the most likely rank and suit with
+their probabilities, or None where the network says "not an index". `read_card` cuts
+both corner indices of a card and combines them, abstaining when unsure: a wrong card
+is far worse for the referee than "cannot read".
+
+With `deck=NAME` the classifier also loads an enrolled deck (vision.enroll) and reads
+cards by nearest neighbour among its templates in the network's embedding space.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import cv2
+import numpy as np
+
+from vision.recognize.patch import PATCH_H, PATCH_W, extract_index_patches
+from vision.types import RANKS, SUITS, Quad, VisionError
+
+if TYPE_CHECKING:
+    from vision.enroll import EnrolledDeck
+
+MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODEL_DIR / "index.onnx"
+
+
+class ModelMissing(VisionError, FileNotFoundError):
+    """The ONNX model file is not there (run `make model`)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"no recogniser model at {path}: run `make model` to train one")
+        self.path = path
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Abstention thresholds (chosen by vision.training.train on calibration decks).
+
+    A card is accepted when both its rank and suit probabilities (averaged over the
+    visible corners) reach `min_prob`, the "not an index" probability stays below
+    `max_none`, and no visible corner disagrees confidently (> `disagree_prob`).
+    Enrolled decks are accepted when the cosine similarity to the best template
+    reaches `min_similarity` and beats the best other card by `min_margin`.
+    """
+
+    min_prob: float = 0.9
+    max_none: float = 0.3
+    disagree_prob: float = 0.5
+    min_similarity: float = 0.8
+    min_margin: float = 0.05
+
+    @classmethod
+    def from_json(cls, path: Path) -> Calibration:
+        if not path.is_file():
+            return cls()
+        data = json.loads(path.read_text())
+        fields = {k: float(v) for k, v in data.get("calibration", {}).items()
+                  if k in cls.__dataclass_fields__}
+        return cls(**fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one patch shows: rank/suit (None = "not an index") with probabilities.
+
+    `none_prob` is the network's probability that the patch is no index at all
+    (the larger of the rank and suit heads' "none" outputs).
+    """
+
+    rank: str | None
+    suit: str | None
+    confidence: float
+    rank_prob: float = 0.0
+    suit_prob: float = 0.0
+    none_prob: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class CardReading:
+    """A card's verdict: `card` when accepted, else None (rank/suit may still be sure)."""
+
+    card: str | None
+    confidence: float
+    rank: str | None
+    suit: str | None
+
+    def __iter__(self):  # unpack as (card, confidence, rank, suit)
+        return iter((self.card, self.confidence, self.rank, self.suit))
+
+
+class HasQuad(Protocol):
+    corners: Quad
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def to_blob(patches: list[np.ndarray]) -> np.ndarray:
+    """Patches (H, W, 3) BGR uint8 (grey accepted) -> float32 NCHW in 0..1."""
+    arr = []
+    for p in patches:
+        if p.ndim == 2:
+            p = cv2.cvtColor(p, cv2.COLOR_GRAY2BGR)
+        if p.shape[:2] != (PATCH_H, PATCH_W):
+            p = cv2.resize(p, (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA)
+        arr.append(p)
+    x = np.stack(arr).astype(np.float32) / 255.0
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+class IndexClassifier:
+    """Rank and suit of corner-index patches. Build with `IndexClassifier.load()`."""
+
+    def __init__(self, net: cv2.dnn.Net, calibration: Calibration, model_path: Path,
+                 deck: EnrolledDeck | None = None) -> None:
+        self._net = net
+        self.calibration = calibration
+        self.model_path = model_path
+        self.deck = deck
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, deck: str | None = None) -> IndexClassifier:
+        """Load the ONNX model (default: the committed one) and, if named, an enrolled deck.
+
+        Raises:
+            ModelMissing: no model file at `path`.
+            vision.enroll.UnknownEnrolledDeck: `deck` is not enrolled.
+        """
+        p = Path(path) if path is not None else DEFAULT_MODEL
+        if not p.is_file():
+            raise ModelMissing(p)
+        net = cv2.dnn.readNetFromONNX(str(p))
+        calib = Calibration.from_json(p.with_suffix(".json"))
+        enrolled = None
+        if deck is not None:
+            from vision.enroll import load_deck
+
+            enrolled = load_deck(deck)
+        return cls(net, calib, p, enrolled)
+
+    def forward(self, patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Raw network outputs: rank probs (N, 14), suit probs (N, 5), embeddings (N, D)."""
+        if not patches:
+            return np.zeros((0, 14)), np.zeros((0, 5)), np.zeros((0, 64))
+        self._net.setInput(to_blob(patches))
+        rank, suit, emb = self._net.forward(["rank", "suit", "embedding"])
+        return _softmax(rank), _softmax(suit), emb
+
+    def classify(self, patches: list[np.ndarray]) -> list[Reading]:
+        """One Reading per patch; rank/suit None where the network sees no index."""
+        if self.deck is not None:
+            return self._classify_enrolled(patches)
+        pr, ps, _ = self.forward(patches)
+        out = []
+        for r, s in zip(pr, ps):
+            ri, si = int(r[:13].argmax()), int(s[:4].argmax())
+            none = float(max(r[13], s[4]))
+            is_none = r[13] > r[ri] or s[4] > s[si]
+            out.append(Reading(
+                None if is_none else RANKS[ri], None if is_none else SUITS[si],
+                float(min(r[ri], s[si])), float(r[ri]), float(s[si]), none))
+        return out
+
+    def _classify_enrolled(self, patches: list[np.ndarray]) -> list[Reading]:
+        assert self.deck is not None
+        _, _, emb = self.forward(patches)
+        return [self.deck.match(e, self.calibration) for e in emb]
+
+    def read_card(self, image: np.ndarray, quad: Quad | HasQuad | np.ndarray,
+                  visible: tuple[bool, bool] = (True, True)) -> CardReading:
+        """Read the card whose corners are `quad` (or a candidate with `.corners`).
+
+        Both corner indices are cut and classified; corners marked not `visible` (e.g.
+        covered by another card) are ignored. Accepted only if every usable corner
+        agrees and the calibrated thresholds are met, otherwise `card` is None.
+        """
+        corners = getattr(quad, "corners", quad)
+        patches = extract_index_patches(image, corners)
+        readings = self.classify([p for p, v in zip(patches, visible) if v])
+        return combine(readings, self.calibration, enrolled=self.deck is not None)
+
+
+def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
+            ) -> CardReading:
+    """Merge the readings of one card's corners into a verdict (see `read_card`).
+
+    A corner that sees "not an index" (covered, glare) neither votes for nor against;
+    two corners that read different cards make the whole card unreadable. Readings
+    from an enrolled deck were already thresholded (by similarity) per corner.
+    """
+    if enrolled:
+        calib = Calibration(min_prob=0.0, max_none=1.0, disagree_prob=0.0)
+    votes = [r for r in readings if r.rank is not None and r.suit is not None]
+    if not votes:
+        return CardReading(None, 0.0, None, None)
+    best = max(votes, key=lambda r: r.confidence)
+    for r in votes:
+        if (r.rank, r.suit) != (best.rank, best.suit) and r.confidence > calib.disagree_prob:
+            return CardReading(None, 0.0, None, None)
+    agree = [r for r in votes if (r.rank, r.suit) == (best.rank, best.suit)]
+    rank_p = float(np.mean([r.rank_prob for r in agree]))
+    suit_p = float(np.mean([r.suit_prob for r in agree]))
+    none_p = float(min(r.none_prob for r in agree))
+    conf = min(rank_p, suit_p)
+    rank = best.rank if rank_p >= calib.min_prob else None
+    suit = best.suit if suit_p >= calib.min_prob else None
+    if rank is None or suit is None or none_p > calib.max_none:
+        return CardReading(None, 0.0, rank, suit)
+    return CardReading(f"{rank}{suit}", conf, rank, suit)
