@@ -152,19 +152,26 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
         jpeg_quality=int(rng.integers(35, 96)) if rng.random() < 0.7 * e else None)
 
 
+def _overlap_area(poly: np.ndarray, others: list[np.ndarray]) -> float:
+    return sum(float(cv2.intersectConvexConvex(poly, o)[0]) for o in others)
+
+
 def _free(rng: np.random.Generator, box: _View,
           polys: list[np.ndarray]) -> tuple[float, float, float]:
-    """A spot on free table inside the view (after 60 tries: any spot in view)."""
-    best = None
-    for attempt in range(60):
+    """A spot on free table inside the view; when the view is crowded, the spot of
+    least overlap among 150 tries."""
+    best, best_area = None, float("inf")
+    for attempt in range(150):
         x, y = box.sample(rng)
         ang = float(rng.uniform(-180, 180))
         poly = _footprint(x, y, ang, grow=3.0)
-        if not box.contains(poly):
+        if not box.contains(_footprint(x, y, ang)):
             continue
-        best = (x, y, ang)
-        if not _overlaps(poly, polys):
-            return best
+        area = _overlap_area(poly, polys)
+        if area < best_area:
+            best, best_area = (x, y, ang), area
+        if area <= 0.0:
+            break
     if best is None:  # a view smaller than a card: put it where the camera aims
         return (0.0, 0.0, float(rng.uniform(-180, 180)))
     return best

@@ -73,7 +73,7 @@ def _cloth(rng: np.random.Generator, shape: tuple[int, int], mm: float, light: b
         step = float(rng.uniform(15, 40)) * mm
         other = _colour(rng, [(60, 60, 170), (150, 90, 40), (60, 130, 60)], 0.2)
         a = (np.floor(xs / step) % 2)[None, :]
-        b = (np.floor(ys / step) % 2)[:, None] if rng.random() < 0.7 else 0 * a.T
+        b = (np.floor(ys / step) % 2)[:, None] if rng.random() < 0.7 else np.zeros((h, 1))
         mix = ((0.5 * a + 0.5 * b) * float(rng.uniform(0.4, 0.9))).astype(np.float32)
     return mix, shade, base, other
 
