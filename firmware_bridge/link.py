@@ -211,8 +211,12 @@ class DisplayLink:
         try:
             port = serial.serial_for_url(self.port, baudrate=self._baudrate,
                                          timeout=READ_TIMEOUT_S, write_timeout=WRITE_TIMEOUT_S)
-            port.reset_input_buffer()
         except (OSError, ValueError, serial.SerialException) as exc:
+            raise PortUnavailable(self.port, str(exc)) from exc
+        try:
+            port.reset_input_buffer()  # whatever the board said before we listened is stale
+        except (OSError, serial.SerialException) as exc:
+            port.close()
             raise PortUnavailable(self.port, str(exc)) from exc
         return port
 
