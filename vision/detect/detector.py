@@ -99,11 +99,18 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
             whole.extend(qs)
         else:
             rest.append(c)
+    whole = [s.quad for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.5]
+    whole = [_polish(ev, q) for q in whole]
     scored = select.dedupe(select.score_many(ev, whole))
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
-    rest = _unexplained(rest, strong, sizes, ev.shape)
-    hyps = select.score_many(ev, proposals.corner_hypotheses(rest, sizes, min_short))
+    rest, inner = _unexplained(rest, strong, sizes, ev.shape)
+    guesses = proposals.corner_hypotheses(rest, sizes, min_short)
+    # A big outline inside a strong one may be a card of a touching pair (the strong
+    # outline being the pair): guess from its own sides, not from the pair's size.
+    halves = [(min(s, l / 2), max(s, l / 2)) for s, l in sizes]
+    guesses += proposals.corner_hypotheses(inner, halves, min_short, side_guesses=True)
+    hyps = select.score_many(ev, guesses)
     # Corner guesses ignore perspective: snap the promising ones onto the edges.
     hyps = select.dedupe([s for s in hyps if s.support >= 0.3])
     hyps.sort(key=lambda s: -s.support)
@@ -116,34 +123,39 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
-    final = []
-    for c in chosen:
-        q = g.order_quad(select.refine(ev, c.quad))
-        final.append(q if g.is_card_shaped(q, max_angle_dev=35.0) else c.quad)
-    return _stack_order(final, ev)
+    return _stack_order([c.quad for c in chosen], ev)
+
+
+def _polish(ev: Evidence, q: np.ndarray) -> np.ndarray:
+    """Snap a quad onto the card's border; keep the original if that goes wrong."""
+    r = g.order_quad(select.refine(ev, q))
+    return r if g.is_card_shaped(r, max_angle_dev=35.0) else q
 
 
 def _unexplained(
     rest: list[np.ndarray], strong: list[select.Scored], sizes: list[tuple[float, float]],
     shape: tuple[int, int],
-) -> list[np.ndarray]:
-    """Outlines not accounted for by cards found whole: those inside such a card are
-    its pips and pictures, and those much smaller than a card are not cards."""
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Split outlines not already found whole as cards into those outside every
+    strong card and big ones inside one; drop the rest (pips and pictures of a card
+    found whole, and outlines much smaller than a card)."""
     if not strong:
-        return rest
+        return rest, []
     typical = min(s * l for s, l in sizes)
     mask = np.zeros(shape, dtype=np.uint8)
     cv2.fillPoly(mask, [np.rint(s.quad).astype(np.int32) for s in strong], 255)
     mask = cv2.dilate(mask, np.ones((7, 7), np.uint8))
-    out = []
+    outside, inner = [], []
     for c in rest:
-        if cv2.contourArea(c) < 0.3 * typical:
+        area = cv2.contourArea(c)
+        if area < 0.3 * typical:
             continue
         p = c.reshape(-1, 2)
-        if mask[np.clip(p[:, 1], 0, shape[0] - 1), np.clip(p[:, 0], 0, shape[1] - 1)].all():
-            continue
-        out.append(c)
-    return out
+        if not mask[np.clip(p[:, 1], 0, shape[0] - 1), np.clip(p[:, 0], 0, shape[1] - 1)].all():
+            outside.append(c)
+        else:
+            inner.append(c)
+    return outside, inner
 
 
 def _typical_sizes(scored: list[select.Scored]) -> list[tuple[float, float]]:
@@ -227,14 +239,15 @@ def _candidate(
     index_visible = (flags[0], flags[1])
     patches: tuple[np.ndarray, ...] = ()
     corners: tuple[int, ...] = ()
+    both = extract_index_patches(image, q)
     if config.with_patches and any(flags):
-        both = extract_index_patches(image, q)
         patches = tuple(p for p, f in zip(both, flags) if f)
         corners = tuple(c for c, f in zip((0, 2), flags) if f)
+    seen = [p for p, f in zip(both, flags) if f] or both
     s = select.score(ev, q_work)
     return CardCandidate(
         corners=g.to_quad(q),
-        face_down=looks_face_down(image, q),
+        face_down=looks_face_down(image, q, seen),
         score=round(s.support, 3),
         visible=round(visible, 3),
         index_visible=index_visible,

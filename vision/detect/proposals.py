@@ -90,12 +90,14 @@ def corners_of(c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 def corner_hypotheses(
-    cs: Iterable[np.ndarray], sizes: list[tuple[float, float]], min_short: float
+    cs: Iterable[np.ndarray], sizes: list[tuple[float, float]], min_short: float,
+    *, side_guesses: bool = False,
 ) -> list[np.ndarray]:
     """Card quads completed from single corners of (possibly merged) outlines.
 
     `sizes` are (short, long) side lengths believed likely in this frame (from cards
-    found whole); the visible side lengths at each corner add their own guesses.
+    found whole); without them, or with `side_guesses`, the visible side lengths at
+    each corner add their own guesses.
     """
     out = []
     r = g.ASPECT_NOMINAL
@@ -106,7 +108,7 @@ def corner_hypotheses(
                 guesses.add((s, l))
                 guesses.add((l, s))
             for length, which in ((la, 0), (lb, 1)):
-                if sizes or length < min_short:
+                if (sizes and not side_guesses) or length < min_short:
                     continue  # cards found whole tell the size better than a side
                 for other in (length * r, length / r):
                     guesses.add((length, other) if which == 0 else (other, length))

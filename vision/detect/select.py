@@ -87,8 +87,10 @@ def refine(ev: Evidence, q: np.ndarray, reach: float = 4.0) -> np.ndarray:
     flat = cand.reshape(-1, 2)
     gxs = sample(ev.gx, flat).reshape(cand.shape[:3])
     gys = sample(ev.gy, flat).reshape(cand.shape[:3])
-    mags = np.abs(gxs * normals[:, None, None, 0] + gys * normals[:, None, None, 1])
-    mags = np.where(np.isnan(mags), 0.0, mags)
+    # Normals point into the card (clockwise quad, y down). Keep only edges that get
+    # brighter inwards: the paper's own border, not the outer rim of its shadow.
+    mags = gxs * normals[:, None, None, 0] + gys * normals[:, None, None, 1]
+    mags = np.where(np.isnan(mags), 0.0, np.maximum(mags, 0.0))
     best = mags.argmax(axis=2)  # (4, n)
     peak = np.take_along_axis(mags, best[:, :, None], axis=2)[:, :, 0]
     found = np.take_along_axis(cand, best[:, :, None, None], axis=2)[:, :, 0, :]
@@ -143,35 +145,50 @@ def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.
     return hit
 
 
-def seam_inside(ev: Evidence, q: np.ndarray, covered: list[np.ndarray]) -> bool:
-    """True if a straight edge runs right across the middle of `q`, parallel to a
-    side and out to both borders: the seam between two cards lying side by side,
-    which a single card never shows. (Lines printed on a card, like the divide of a
-    court picture or a back's frame, stop at the white margin; the ends are what
-    tell them apart.)"""
-    n = 24
-    t = np.concatenate([
-        np.linspace(0.015, 0.07, 4), np.linspace(0.12, 0.88, n), np.linspace(0.93, 0.985, 4)
-    ]).astype(np.float32)[None, :, None]
-    fs = np.array([0.38, 0.44, 0.5, 0.56, 0.62], dtype=np.float32)[:, None]
-    # Lines parallel to side 0-1, then lines parallel to side 1-2.
-    a = np.concatenate([q[0] * (1 - fs) + q[3] * fs, q[0] * (1 - fs) + q[1] * fs])
-    b = np.concatenate([q[1] * (1 - fs) + q[2] * fs, q[3] * (1 - fs) + q[2] * fs])
-    pts = a[:, None, :] * (1 - t) + b[:, None, :] * t  # (10, 32, 2)
-    ang = np.array([line_angle(q[0], q[1])] * 5 + [line_angle(q[1], q[2])] * 5)
-    masks = np.array([side_mask(x) for x in ang], dtype=np.int64)
-    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:2])
-    ok = ~np.isnan(v)
-    d = ok & ((np.where(ok, v, 0).astype(np.int64) & masks[:, None]) != 0)
-    if covered:
-        hidden = inside_quads(pts.reshape(-1, 2), covered, 3.0).reshape(pts.shape[:2])
-        d = d | hidden
-        usable = hidden.mean(axis=1) <= 0.4
-    else:
-        usable = np.ones(len(pts), dtype=bool)
-    mid = d[:, 4:-4].mean(axis=1) >= 0.85
-    ends = (d[:, :4].mean(axis=1) >= 0.5) & (d[:, -4:].mean(axis=1) >= 0.5)
-    return bool((usable & mid & ends).any())
+def drop_unions(ev: Evidence, hyps: list[Scored], strong: float = 0.88) -> list[Scored]:
+    """Remove outlines that are two (or more) cards lying side by side.
+
+    Two cards touching along a side make one outline of card-like shape (63+63 by
+    88 mm is about as oblong as a card), and its border is fully supported by edges.
+    What gives it away: two other strong outlines inside it that do not overlap and
+    together nearly fill it, and a seam between them that runs out to the border.
+    A court card's printed frame and the divide of its picture stop short of the
+    white margin, which is what keeps a court card whole.
+    """
+    strong_h = [h for h in hyps if h.support >= strong]
+    areas = [g.quad_area(h.quad) for h in strong_h]
+    unions: set[int] = set()
+    for i, a in enumerate(strong_h):
+        inner = [
+            j for j, b in enumerate(strong_h)
+            if i != j and 0.3 * areas[i] <= areas[j] <= 0.7 * areas[i]
+            and g.intersection_area(a.quad, b.quad) >= 0.85 * areas[j]
+        ]
+        pair = any(
+            g.iou(strong_h[x].quad, strong_h[y].quad) <= 0.15
+            and areas[x] + areas[y] >= 0.72 * areas[i]
+            for k, x in enumerate(inner) for y in inner[k + 1:]
+        )
+        if pair and seam_to_border(ev, a.quad):
+            unions.add(id(a))
+    return [h for h in hyps if id(h) not in unions]
+
+
+def seam_to_border(ev: Evidence, q: np.ndarray) -> bool:
+    """Does an edge cross the border zone of `q` near the middle of opposite sides,
+    at both ends (where two touching cards meet)?"""
+    t = np.concatenate([np.linspace(0.01, 0.06, 4), np.linspace(0.94, 0.99, 4)])
+    t = t.astype(np.float32)[None, :, None]
+    fs = np.linspace(0.4, 0.6, 9, dtype=np.float32)[:, None]
+    for a, b, c, d in ((0, 3, 1, 2), (0, 1, 3, 2)):
+        start = q[a] * (1 - fs) + q[b] * fs
+        end = q[c] * (1 - fs) + q[d] * fs
+        pts = start[:, None, :] * (1 - t) + end[:, None, :] * t  # (9, 8, 2)
+        for k in range(len(fs)):
+            on = on_edge(ev, pts[k], line_angle(start[k], end[k]))
+            if on[:4].mean() >= 0.5 and on[4:].mean() >= 0.5:
+                return True
+    return False
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -197,13 +214,15 @@ def choose(
     *,
     min_support: float = 0.75,
     min_visible: float = 0.3,
-    max_iou: float = 0.45,
+    max_iou: float = 0.8,
     max_cards: int = 60,
+    sizes: list[tuple[float, float]] | None = None,
 ) -> list[Chosen]:
     """Greedy selection, whole cards first (largest first, so a card beats the frame
     printed inside it), then partly covered cards by how much outline they explain.
     See the module docstring."""
     pool = [s for s in hyps if s.support >= max(0.35, min_support * min_visible)]
+    pool = drop_unions(ev, pool)
     if not pool:
         return []
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
@@ -211,9 +230,10 @@ def choose(
     h_n, p_n = pts.shape[:2]
     areas = np.array([g.quad_area(q) for q in quads])
     lo, hi = quads.min(axis=1), quads.max(axis=1)
+    dims = np.array([_dims(q) for q in quads])  # (H, 2) short, long
+    whole_dims: list[tuple[float, float]] = list(sizes or [])
     covered_pts = np.zeros((h_n, p_n), dtype=bool)
     alive = np.ones(h_n, dtype=bool)
-    seam_cache: dict[int, bool] = {}
     chosen: list[Chosen] = []
     while len(chosen) < max_cards and alive.any():
         vis = ~covered_pts
@@ -227,31 +247,33 @@ def choose(
             cand = np.flatnonzero(whole)
             cand = cand[np.argsort(-areas[cand])]
         else:
-            cand = np.flatnonzero(ok)
+            # A partly covered card must have the size of the cards seen whole: a
+            # patch of card bounded by another card's border is card-shaped too,
+            # but rarely card-sized.
+            sized = np.ones(h_n, dtype=bool)
+            if whole_dims:
+                wd = np.array(whole_dims)
+                s_lo, l_lo = wd.min(axis=0) * 0.85
+                s_hi, l_hi = wd.max(axis=0) * 1.15
+                sized = (dims[:, 0] >= s_lo) & (dims[:, 0] <= s_hi)
+                sized &= (dims[:, 1] >= l_lo) & (dims[:, 1] <= l_hi)
+            cand = np.flatnonzero(ok & sized)
+            if not len(cand):
+                break
             cand = cand[np.argsort(-(sup[cand] * np.sqrt(vis_frac[cand])))]
         picked = None
         for i in cand[:40]:
-            q = quads[i]
-            covered = [c.quad for c in chosen if g.intersection_area(q, c.quad) > 1.0]
-            if any(g.iou(q, c.quad) > max_iou for c in chosen):
-                alive[i] = False
-                continue
-            key = int(i) if not covered else -1
-            seam = seam_cache.get(key) if key >= 0 else None
-            if seam is None:
-                seam = seam_inside(ev, q, covered)
-                if key >= 0:
-                    seam_cache[key] = seam
-            if seam:
+            if any(g.iou(quads[i], c.quad) > max_iou for c in chosen):
                 alive[i] = False
                 continue
             picked = int(i)
             break
-        else:
-            if picked is None:
-                alive[cand[:40]] = False
-                continue
+        if picked is None:
+            alive[cand[:40]] = False
+            continue
         alive[picked] = False
+        if vis_frac[picked] >= 0.97:
+            whole_dims.append((float(dims[picked, 0]), float(dims[picked, 1])))
         chosen.append(Chosen(quads[picked], float(sup[picked]), float(vis_frac[picked])))
         x0, y0 = quads[picked].min(axis=0) - 3.0
         x1, y1 = quads[picked].max(axis=0) + 3.0
@@ -262,3 +284,10 @@ def choose(
             hit = inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5)
             covered_pts[near] |= hit.reshape(len(near), p_n)
     return chosen
+
+
+def _dims(q: np.ndarray) -> tuple[float, float]:
+    """(short, long) side of a quad, each the mean of two opposite sides."""
+    e = g.edge_lengths(q)
+    a, b = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
+    return float(min(a, b)), float(max(a, b))
