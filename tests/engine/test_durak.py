@@ -454,6 +454,9 @@ def test_a_player_without_cards_once_the_stock_is_empty_is_out_and_skipped() -> 
     # seat 0 beat the bout but is out: the next seat still in attacks
     assert view["attacker"] == 1 and view["defender"] == 2 and 0 not in view["to_act"]
     rejects(state, {"seat": 0, "attack": ["7S"]}, "common.out_of_turn")
+    play(state, {"seat": 1, "attack": ["7D"]})
+    err = rejects(state, {"seat": 0, "attack": ["7H"]}, "common.out_of_turn")  # no throw-in
+    assert err.reason == "seat 0 is out of the game"
 
 
 def test_never_more_attacking_cards_than_the_defender_held_when_the_bout_began() -> None:
