@@ -15,9 +15,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from firmware_bridge.firmware import protocol
+from firmware_bridge.firmware.board import Board
 from firmware_bridge.link import DisplayLink
 from firmware_bridge.samples import random_display
-from firmware_bridge.simulator import LineFaults, SimulatedBoard
+from firmware_bridge.simulator import (
+    LineFaults,
+    SimBuzzer,
+    SimClock,
+    SimDisplay,
+    SimStrip,
+    SimulatedBoard,
+)
 
 UPDATES = 400
 LOSSY_UPDATES = 150  # each lost frame costs a 100 ms resend: keep `make bench` short
@@ -61,6 +70,35 @@ def run_case(faults: LineFaults, updates: int, link_dir: Path) -> dict[str, floa
     }
 
 
+def firmware_alone(frames: int = 2000) -> dict[str, float]:
+    """Board.feed() per frame in one thread, no pty: the firmware's own CPU cost."""
+    rng = random.Random(2)
+    board = Board(lambda data: None, SimStrip(), [SimDisplay(), SimDisplay()], SimBuzzer(),
+                  SimClock())
+    hello = bytes([protocol.PROTOCOL_VERSION]) + b"abcd"
+    board.feed(protocol.build_frame(1, protocol.CMD_HELLO, hello))
+    kinds = {
+        "STATE (new state, render)": [
+            protocol.build_frame(2 + i, protocol.CMD_STATE,
+                                 protocol.encode_state(random_display(rng, i).to_json()))
+            for i in range(frames)],
+        "HEARTBEAT": [protocol.build_frame(5000 + i, protocol.CMD_HEARTBEAT)
+                      for i in range(frames)],
+        "damaged (tail overwritten)": [
+            protocol.build_frame(9000 + i, protocol.CMD_STATE, b"x" * 30)[:-3] + b"\x01\x01\x00"
+            for i in range(frames)],
+    }
+    result = {}
+    for name, wires in kinds.items():
+        times = []
+        for wire in wires:
+            t0 = time.perf_counter_ns()
+            board.feed(wire)
+            times.append(time.perf_counter_ns() - t0)
+        result[name] = statistics.median(times) / 1000
+    return result
+
+
 def main() -> None:
     cases = [("clean line", LineFaults(seed=1), UPDATES),
              ("10% drop + 10% corrupt", LineFaults(drop=0.1, corrupt=0.1, seed=1), LOSSY_UPDATES)]
@@ -75,6 +113,12 @@ def main() -> None:
             print(f"{name:<24} {updates:>7} {r['p50_ms']:>10.2f} {r['p99_ms']:>10.2f} "
                   f"{r['per_s']:>10.0f} {r['fw_us']:>11.0f} {r['fw_p99_us']:>9.0f} "
                   f"{r['resent']:>6}", flush=True)
+    print("(fw columns: Board.feed() per frame inside the simulator thread, GIL waits included)")
+    print()
+    print("firmware alone under CPython, one thread, 2000 frames each")
+    print(f"{'frame':<28} {'median µs':>9}")
+    for name, us in firmware_alone().items():
+        print(f"{name:<28} {us:>9.1f}")
 
 
 if __name__ == "__main__":
