@@ -99,8 +99,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
             whole.extend(qs)
         else:
             rest.append(c)
-    whole = [s.quad for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.5]
-    whole = [_polish(ev, q) for q in whole]
+    first = [s for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.5]
+    whole = [_polish(ev, s.quad) for s in select.nms(first, 0.8)]
     scored = select.dedupe(select.score_many(ev, whole))
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
@@ -153,8 +153,15 @@ def _unexplained(
         p = c.reshape(-1, 2)
         if not mask[np.clip(p[:, 1], 0, shape[0] - 1), np.clip(p[:, 0], 0, shape[1] - 1)].all():
             outside.append(c)
-        else:
-            inner.append(c)
+            continue
+        # Inside: worth a look only if about half of its container (one of a pair).
+        x, y = float(p[:, 0].mean()), float(p[:, 1].mean())
+        for s in strong:
+            qc = s.quad.reshape(-1, 1, 2)
+            if cv2.pointPolygonTest(qc, (x, y), False) >= 0:
+                if 0.3 <= area / max(g.quad_area(s.quad), 1.0) <= 0.62:
+                    inner.append(c)
+                break
     return outside, inner
 
 

@@ -208,6 +208,16 @@ def dedupe(hyps: list[Scored], grid: float = 4.0) -> list[Scored]:
     return list(best.values())
 
 
+def nms(hyps: list[Scored], max_iou: float) -> list[Scored]:
+    """Best-supported first, dropping any overlapping a kept one by more than
+    `max_iou` (the same card outlined by several contours)."""
+    kept: list[Scored] = []
+    for s in sorted(hyps, key=lambda s: -s.support):
+        if all(g.iou(s.quad, k.quad) <= max_iou for k in kept):
+            kept.append(s)
+    return kept
+
+
 def choose(
     ev: Evidence,
     hyps: list[Scored],

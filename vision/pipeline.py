@@ -1,0 +1,192 @@
+"""Frames in, readings out: detection plus recognition, with a change cache.
+
+Why a cache: at a card table nothing moves most of the time, and the referee asks for
+every frame. Comparing a small grey thumbnail of the new frame with the last one costs
+about a millisecond; when nothing changed beyond the noise (and a global brightness
+drift, e.g. a cloud or the camera's auto-exposure), the previous reading is returned
+as is, marked `changed=False`. When something changed, detection runs again, but a
+card found at the same place as before whose part of the thumbnail did not change
+keeps its earlier reading instead of being read again.
+
+The recogniser is passed in (composition root: referee/), anything with
+`classify(patches) -> list[Reading]`, `calibration` and `deck` like
+`vision.recognize.IndexClassifier`; with none, cards are located but not read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from vision.detect import CardCandidate, DetectorConfig, check_image, detect_cards
+from vision.detect import geometry as g
+from vision.types import CardSighting, Frame, FrameReading
+
+__all__ = ["ChangeConfig", "Pipeline", "Recognizer"]
+
+
+class Recognizer(Protocol):
+    """What the pipeline needs of a recogniser (vision.recognize.IndexClassifier)."""
+
+    calibration: Any
+    deck: Any
+
+    def classify(self, patches: list[np.ndarray]) -> list[Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeConfig:
+    """When a frame counts as unchanged.
+
+    The thumbnail is `thumb` pixels (width, height) of the grey frame, each an
+    average over a block of the frame (noise averages out). A thumbnail pixel has
+    changed when it differs by more than `pixel_delta` grey levels after removing the
+    median difference (global light drift); the frame has changed when more than
+    `max_changed` thumbnail pixels have. At 1280x720 a card covers about 60 of the
+    3600 thumbnail pixels, a moved card or a hand many more.
+    """
+
+    thumb: tuple[int, int] = (80, 45)
+    pixel_delta: float = 10.0
+    max_changed: int = 2
+    reuse_iou: float = 0.9
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Memo:
+    thumb: np.ndarray  # float32 grey thumbnail
+    shape: tuple[int, int]  # frame (height, width)
+    cards: tuple[CardSighting, ...]
+
+
+class Pipeline:
+    """Frame -> FrameReading. Keep one per camera: it remembers the last frame."""
+
+    def __init__(
+        self,
+        recognizer: Recognizer | None = None,
+        *,
+        detector: DetectorConfig = DetectorConfig(),
+        change: ChangeConfig = ChangeConfig(),
+    ) -> None:
+        self.recognizer = recognizer
+        self.detector = detector
+        self.change = change
+        self._memo: _Memo | None = None
+
+    def reset(self) -> None:
+        """Forget the last frame (the next one is read in full)."""
+        self._memo = None
+
+    def read(self, frame: Frame) -> FrameReading:
+        """Everything seen in `frame`.
+
+        Raises:
+            vision.detect.BadFrame: the frame's image is not an image array.
+        """
+        image = check_image(frame.image)
+        thumb = self._thumbnail(image)
+        memo = self._memo
+        if memo is not None and memo.shape == image.shape[:2]:
+            moved = self._changed_mask(memo.thumb, thumb)
+            if int(moved.sum()) <= self.change.max_changed:
+                return FrameReading(frame.seq, frame.t, memo.cards, changed=False)
+        else:
+            moved = None
+        cands = detect_cards(image, self.detector)
+        cards = self._read(image, cands, memo, moved)
+        self._memo = _Memo(thumb, image.shape[:2], cards)
+        return FrameReading(frame.seq, frame.t, cards, changed=True)
+
+    # -- change detection -------------------------------------------------------
+
+    def _thumbnail(self, image: np.ndarray) -> np.ndarray:
+        small = cv2.resize(image, self.change.thumb, interpolation=cv2.INTER_AREA)
+        return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+    def _changed_mask(self, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+        d = new - old
+        d -= float(np.median(d))
+        return np.abs(d) > self.change.pixel_delta
+
+    # -- recognition ------------------------------------------------------------
+
+    def _read(
+        self, image: np.ndarray, cands: list[CardCandidate], memo: _Memo | None,
+        moved: np.ndarray | None,
+    ) -> tuple[CardSighting, ...]:
+        out: list[CardSighting | None] = [None] * len(cands)
+        todo: list[int] = []
+        for i, c in enumerate(cands):
+            again = self._unchanged_card(c, memo, moved, image.shape[:2])
+            if again is not None:
+                out[i] = again
+            else:
+                todo.append(i)
+        if self.recognizer is None:
+            for i in todo:
+                out[i] = _unread(cands[i])
+            return tuple(o for o in out if o is not None)
+        # One batch for all patches of all cards: one network call per frame.
+        patches: list[np.ndarray] = []
+        spans: list[tuple[int, int]] = []
+        for i in todo:
+            start = len(patches)
+            patches.extend(cands[i].index_patches)
+            spans.append((start, len(patches)))
+        readings = self.recognizer.classify(patches) if patches else []
+        for i, (a, b) in zip(todo, spans):
+            out[i] = self._verdict(cands[i], readings[a:b])
+        return tuple(o for o in out if o is not None)
+
+    def _verdict(self, cand: CardCandidate, readings: list[Any]) -> CardSighting:
+        """Same rule as vision.recognize.reader.read_candidate: a card the detector
+        took for a back is face up only if its corners read as one card for sure."""
+        from vision.recognize.classifier import combine
+
+        assert self.recognizer is not None
+        if not readings:
+            return _unread(cand)
+        v = combine(readings, self.recognizer.calibration,
+                    enrolled=getattr(self.recognizer, "deck", None) is not None)
+        if cand.face_down and v.card is None:
+            return CardSighting(cand.corners, face_down=True)
+        return CardSighting(cand.corners, False, v.card, v.confidence, v.rank, v.suit)
+
+    def _unchanged_card(
+        self, cand: CardCandidate, memo: _Memo | None, moved: np.ndarray | None,
+        shape: tuple[int, int],
+    ) -> CardSighting | None:
+        """The previous sighting of this card, if it lies where it lay and nothing
+        changed over it; else None (read it again)."""
+        if memo is None or moved is None:
+            return None
+        q = cand.quad
+        for prev in memo.cards:
+            pq = np.asarray(prev.corners, dtype=np.float32)
+            if g.iou(q, pq) < self.change.reuse_iou:
+                continue
+            if _region_moved(moved, pq, shape):
+                return None
+            return CardSighting(cand.corners, prev.face_down, prev.card, prev.confidence,
+                                prev.rank, prev.suit)
+        return None
+
+
+def _unread(cand: CardCandidate) -> CardSighting:
+    return CardSighting(cand.corners, face_down=cand.face_down)
+
+
+def _region_moved(moved: np.ndarray, quad: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Did any changed thumbnail pixel fall on (or next to) this card?"""
+    th, tw = moved.shape
+    h, w = shape
+    x0, y0, x1, y1 = g.bounding_box(quad)
+    c0 = max(0, int(x0 / w * tw) - 1)
+    c1 = min(tw, int(np.ceil(x1 / w * tw)) + 1)
+    r0 = max(0, int(y0 / h * th) - 1)
+    r1 = min(th, int(np.ceil(y1 / h * th)) + 1)
+    return bool(moved[r0:r1, c0:c1].any())
