@@ -116,10 +116,28 @@ def seats_acting(event: Event) -> int | None:
     return None
 
 
+def in_play(view: dict[str, Any]) -> int:
+    """Cards in hands, in the stock and on the table (face up or down)."""
+    return sum(view["hand_sizes"]) + view["stock"] + len(view["table"]) + \
+        view.get("table_down", 0)
+
+
+def deck_size(state: GameState) -> int:
+    top = state.options.get("top_rank", 10)
+    return {"kozel": 36, "kozel-trumps": 32, "durak": 36}.get(state.name, 4 * top)
+
+
 def walk(state: GameState, rng: random.Random) -> list[Event]:
-    """Play to the end, checking the step properties at every step."""
+    """Play to the end, checking the step properties at every step.
+
+    Generic card conservation from the public view: the cards in play (hands, stock,
+    table) start as the whole deck and never grow (cards only leave for tricks and the
+    discard; taking the table back or a molodka keeps them in play).
+    """
     played: list[Event] = []
     game = state.name
+    cards_in_play = deck_size(state)
+    assert in_play(state.public_view()) == cards_in_play
     while True:
         key = state.state_key()
         clone = state.clone()
@@ -129,6 +147,8 @@ def walk(state: GameState, rng: random.Random) -> list[Event]:
             <= set(view), set(view)
         assert view["to_act"] == sorted(state.to_act())
         assert len(view["hand_sizes"]) == state.players
+        assert in_play(view) <= cards_in_play, "cards came back into play from nowhere"
+        cards_in_play = in_play(view)
         check_invariant(state)
         events = state.legal_events()
         texts = [json.dumps(event_to_json(e), sort_keys=True) for e in events]
@@ -161,6 +181,11 @@ def test_random_game_step_by_step(game: str, players: int, options: dict[str, An
     state = cls.from_header(header)
     events = walk(state, rng)
     assert state.complete
+    view = state.public_view()
+    assert view["stock"] == 0 and view["table"] == [] and view["to_act"] == []
+    losers = [s for s, n in enumerate(view["hand_sizes"]) if n]
+    assert losers == ([] if game != "durak" or state.result()["fool"] is None
+                      else [state.result()["fool"]])
     check_result(game, state)
     check_invariant(state)
     # undo all the way back, then replay: the same end
