@@ -42,6 +42,22 @@ Gaps filled (a real table's expectation):
 - A player who runs out of cards while the stock still holds cards stays in the game
   (he draws at the end of the bout); he is out once he has none and the stock is empty.
 
+- Each player draws all he needs before the next one draws (the draw order above).
+
+Rule ids of `IllegalPlay`: `durak.first_attacker`, `common.out_of_turn` (also a seat
+that is out), `durak.attack_rank`, `durak.throw_in_rank`, `durak.attack_limit`,
+`durak.defend_target`, `durak.beat`, `durak.take`, `durak.bout_beaten`,
+`durak.transfer_off`, `durak.transfer_rank`, `durak.transfer_after_beat`,
+`durak.transfer_count`, `durak.event`, `common.seat`, `common.game_over`, and from the
+card bookkeeping `common.not_in_deck`, `common.card_seen_twice`, `common.not_in_hand`,
+`common.card_count`.
+
+`public_view()` adds to the common keys: `attacker` (the seat whose attack the
+defender faces: the first attacker, or the last to transfer), `first_attacker`,
+`defender`, `out`, `fool`, `trump_card`, `pairs` ([attacking, beating or None]),
+`discard` (count), `limit` (most attacking cards this bout), `last_bout`
+("beaten" | "taken" | None).
+
 `match_step(carried, result, options)` keeps a running tally of fools. Its keys:
 `fools` ({seat as text: times he was the fool}), `games` (games played), `over`
 (always False: a durak match has no fixed end), `loser` (None), and `next_dealer`
