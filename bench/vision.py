@@ -1,0 +1,180 @@
+"""`make bench` for vision/: speed of the live path, detection recall, recognition.
+
+Prints one table:
+* detection + recognition of a 1280x720 frame with 8 cards (vision.scene, about a
+  third overlapping), one core (cv2.setNumThreads(1), process pinned to one CPU),
+  median over frames; and a frame where nothing changed since the last one;
+* peak memory (tracemalloc peak of the pipeline, and the process's max RSS);
+* detection recall on rendered scenes (held-out decks) and on the real photos
+  (a labelled box counts as found when a detected quad's bounding box has IoU >= 0.5);
+* recognition accuracy / wrong readings from vision.evaluate when the model exists.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import resource
+import statistics
+import time
+import tracemalloc
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detect import DetectorConfig, detect_cards
+from vision.detect import geometry as g
+from vision.pipeline import Pipeline
+from vision.types import Frame
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-photos-ranks" / "images"
+HELDOUT = ("gnome/anglo_poker", "gnome/guyenne-classic", "kde/standard", "gnome/tango_nuevo")
+
+
+def _recognizer():  # type: ignore[no-untyped-def]
+    try:
+        from vision.recognize.classifier import IndexClassifier
+
+        return IndexClassifier.load()
+    except Exception as e:  # no model yet: time detection alone, and say so
+        print(f"  (no recogniser: {type(e).__name__}: {e}; timing detection only)")
+        return None
+
+
+def _scenes(n: int, overlap: float, seed: int = 77) -> list[tuple[np.ndarray, list]]:
+    from vision import cardart
+    from vision.scene import SceneRenderer, random_scene_spec, render_scene
+
+    decks = [cardart.find_deck(d) for d in HELDOUT]
+    r = SceneRenderer()
+    out = []
+    for i in range(n):
+        rng = np.random.default_rng(seed + i)
+        spec = random_scene_spec(rng, decks, 8, overlap=overlap)
+        out.append(render_scene(spec, rng, r))
+    return out
+
+
+def speed(scenes: list[tuple[np.ndarray, list]]) -> dict[str, float]:
+    rec = _recognizer()
+    full, same = [], []
+    for img, _ in scenes:
+        p = Pipeline(rec)
+        p.read(Frame(img, 0, 0.0))  # warm caches (first network call allocates)
+        p.reset()
+        t = time.perf_counter()
+        p.read(Frame(img, 1, 0.1))
+        full.append(time.perf_counter() - t)
+        noisy = cv2.add(img, np.full_like(img, 2))  # same scene, exposure nudged
+        for i in range(5):
+            t = time.perf_counter()
+            r = p.read(Frame(noisy, 2 + i, 0.2 + i * 0.1))
+            same.append(time.perf_counter() - t)
+            assert not r.changed
+    # Memory in a separate pass: tracemalloc slows Python down several times.
+    tracemalloc.start()
+    p = Pipeline(rec)
+    for i, (img, _) in enumerate(scenes[:3]):
+        p.read(Frame(img, i, i * 0.1))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {
+        "full_ms": statistics.median(full) * 1000,
+        "full_p90_ms": float(np.percentile(full, 90)) * 1000,
+        "same_ms": statistics.median(same) * 1000,
+        "peak_mb": peak / 2**20,
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "recognizer": 1.0 if rec is not None else 0.0,
+    }
+
+
+def rendered_recall(scenes: list[tuple[np.ndarray, list]]) -> dict[str, float]:
+    """Cards whose true quad a detection matches with IoU >= 0.7."""
+    n = hit = vis_n = vis_hit = extra = side_ok = 0
+    for img, truth in scenes:
+        cands = detect_cards(img, DetectorConfig(with_patches=False))
+        used = set()
+        for t in truth:
+            tq = g.order_quad(np.asarray(t.corners, np.float32))
+            best, who = max(((g.iou(c.quad, tq), i) for i, c in enumerate(cands)), default=(0, -1))
+            ok = best >= 0.7
+            n += 1
+            hit += ok
+            if t.visible_fraction >= 0.5:
+                vis_n += 1
+                vis_hit += ok
+            if ok:
+                used.add(who)
+                side_ok += cands[who].face_down == t.face_down
+        extra += len(cands) - len(used)
+    return {"recall": hit / n, "recall_vis": vis_hit / max(vis_n, 1), "extra": extra / len(scenes),
+            "side_ok": side_ok / max(hit, 1), "n": n}
+
+
+def real_recall(split: str = "test") -> dict[str, float] | None:
+    labels = REAL / f"{split}_labels.csv"
+    if not labels.is_file():
+        return None
+    boxes: dict[str, list[tuple[float, ...]]] = defaultdict(list)
+    with labels.open() as f:
+        for r in csv.DictReader(f):
+            boxes[r["filename"]].append(tuple(float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")))
+    found = total = dets = 0
+    times = []
+    for name, bs in sorted(boxes.items()):
+        img = cv2.imread(str(REAL / split / name))
+        if img is None:
+            continue
+        t = time.perf_counter()
+        cands = detect_cards(img, DetectorConfig(with_patches=False))
+        times.append(time.perf_counter() - t)
+        dets += len(cands)
+        bbs = [g.bounding_box(c.quad) for c in cands]
+        found += sum(any(g.box_iou(b, d) >= 0.5 for d in bbs) for b in bs)
+        total += len(bs)
+    return {"recall": found / total, "boxes": total, "images": len(boxes),
+            "dets_per_image": dets / len(boxes), "ms": statistics.median(times) * 1000}
+
+
+def main() -> None:
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        except OSError:
+            pass
+    scenes = _scenes(12, overlap=0.3)
+    s = speed(scenes)
+    what = "detection + recognition" if s["recognizer"] else "detection (no model)"
+    print(f"  1280x720, 8 cards, one core: {what:26s} median {s['full_ms']:6.1f} ms"
+          f"  (p90 {s['full_p90_ms']:.1f} ms; target <= 30)")
+    print(f"  unchanged frame (change cache):                  median {s['same_ms']:6.2f} ms"
+          f"  (target <= 3)")
+    print(f"  peak memory: pipeline {s['peak_mb']:.1f} MB (tracemalloc), process max RSS "
+          f"{s['rss_mb']:.0f} MB")
+    r = rendered_recall(_scenes(40, overlap=0.3, seed=500))
+    print(f"  detection recall, rendered held-out decks ({r['n']} cards, IoU >= 0.7): "
+          f"{r['recall']:.3f}; cards >= half visible {r['recall_vis']:.3f}; "
+          f"face/back right {r['side_ok']:.3f}; extra quads/scene {r['extra']:.2f}")
+    real = real_recall()
+    if real is None:
+        print(f"  real photos: not found under {REAL}")
+    else:
+        print(f"  detection recall, real photos ({real['images']} photos, {real['boxes']} cards, "
+              f"box IoU >= 0.5): {real['recall']:.3f}; detections/photo "
+              f"{real['dets_per_image']:.1f}; median {real['ms']:.0f} ms/photo")
+    try:
+        from vision import evaluate
+    except ImportError:
+        print("  recognition: vision.evaluate not available")
+        return
+    if s["recognizer"]:
+        evaluate.bench(lambda line: print("  " + line))
+    else:
+        print("  recognition: skipped (no model; `make model`)")
+
+
+if __name__ == "__main__":
+    main()
