@@ -8,6 +8,7 @@ card at the bottom).
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -566,3 +567,24 @@ def test_result_and_view_keys() -> None:
         assert key in view
     assert view["to_act"] == [0] and view["trump"] == "H" and view["stock"] == 24
     assert state.result() == {"fool": None}
+
+
+def _texts(state: DurakState) -> set[str]:
+    from engine.events import event_to_json
+
+    return {json.dumps(event_to_json(e), sort_keys=True) for e in state.legal_events()}
+
+
+def test_legal_events_known_answers() -> None:
+    """Counted by hand from the LED deal (hearts trump, seat 0 leads, no transfer)."""
+    state = start(LED, leader=0)
+    attacks = {"7C", "7D", "7C 7D", "8H", "9S", "QC", "KS"}
+    assert _texts(state) == {
+        json.dumps({"attack": a.split(), "seat": 0}, sort_keys=True) for a in attacks
+    }
+    play(state, {"seat": 0, "attack": ["9S"]})
+    assert len(state.legal_events()) == 4  # beat with 10S, 7H or 9H, or take
+    state.undo()
+    play(state, {"seat": 0, "attack": ["7C", "7D"]})
+    # 7C: 7H 9H; 7D: 9D 7H 9H; take; seat 0 has no 7 left to throw in
+    assert len(state.legal_events()) == 6
