@@ -19,7 +19,7 @@ from engine.cards import Card, Suit, deck
 from engine.durak import DurakState, match_step
 from engine.durak_rules import beats, scripted_header
 from engine.errors import IllegalPlay, RecordError
-from engine.events import BoutBeaten, event_from_json
+from engine.events import BoutBeaten, event_from_json, event_to_json
 from engine.header import Header
 from engine.record import read_record
 
@@ -570,8 +570,6 @@ def test_result_and_view_keys() -> None:
 
 
 def _texts(state: DurakState) -> set[str]:
-    from engine.events import event_to_json
-
     return {json.dumps(event_to_json(e), sort_keys=True) for e in state.legal_events()}
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from engine.durak import DurakState
 from engine.durak_rules import beats
 from engine.errors import IllegalPlay
-from engine.events import Attack, Defend, event_to_json
+from engine.events import Attack, Defend, Event, event_to_json
 
 games = st.tuples(
     st.integers(0, 10**6),  # seed
@@ -120,3 +120,43 @@ def test_bad_beats_and_throw_ins_are_caught_in_both_modes(
         known.apply(event)
         observed.apply(event)
     assert checked > 0
+
+
+def _merged(state: DurakState, events: list[Event]) -> list[Event]:
+    """The same game with runs of throw-ins by one seat, and runs of defends, written as
+    single events (legal too, but not in the canonical list). `state` replays them."""
+    out: list[Event] = []
+    last_was_throw_in = False
+    for event in events:
+        last = out[-1] if out else None
+        throw_in = isinstance(event, Attack) and bool(state._p.table)
+        if throw_in and last_was_throw_in and isinstance(last, Attack) and last.seat == event.seat:
+            out[-1] = Attack(event.seat, last.cards + event.cards)
+        elif isinstance(event, Defend) and isinstance(last, Defend):
+            out[-1] = Defend(event.seat, last.pairs + event.pairs)
+        else:
+            out.append(event)
+        last_was_throw_in = throw_in
+        state.apply(event)
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_multi_card_throw_ins_and_defends_are_accepted_in_both_modes(
+    game: tuple[int, int, bool, bool],
+) -> None:
+    seed, players, transfer, shown = game
+    known, observed = _states(seed, players, transfer, shown)
+    rng = random.Random(seed)
+    while not known.complete:
+        events = known.legal_events()
+        known.apply(events[rng.randrange(len(events))])
+    fresh, fresh_observed = _states(seed, players, transfer, shown)
+    merged = _merged(_states(seed, players, transfer, shown)[0], list(known.history))
+    for event in merged:
+        fresh.apply(event)
+        fresh_observed.apply(event)
+    assert len(merged) < len(known.history)  # something was merged
+    assert fresh.complete and fresh_observed.complete
+    assert fresh.result() == fresh_observed.result() == known.result()
