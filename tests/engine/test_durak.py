@@ -96,6 +96,9 @@ def _header_with(**change: Any) -> Header:
         (dict(stock=None), "stock holds 0"),
         (dict(options={"transfer": "yes"}), "true or false"),
         (dict(leader=4), "leader seat 4"),
+        (dict(hands=None, stock=None, trump_card=Card.parse("2H")), "not in durak's 36-card deck"),
+        (dict(hands=None), "'stock' without 'hands'"),
+        (dict(players=7), "2..6 players"),
     ],
 )
 def test_header_that_is_not_a_durak_deal_is_a_record_error(
