@@ -312,6 +312,47 @@ class VzetkiState(GameState):
             self.leader = winner
             self.played_tricks += 1
             self.trick = ()
+        self._check_voids_possible(seat)
+
+    def _check_voids_possible(self, seat: int) -> None:
+        """Observed: can the unseen cards still be dealt to the hands, given who showed
+        void in which suit? If not, someone who did not follow suit held one (Hall's
+        condition over the 16 sets of suits: exact, so a legal record never fails)."""
+        if self.hands is not None or not self.voids:
+            return
+        void = {(s, suit) for s, suit, _ in self.voids}
+        closed = {self.dummy_seat} if self.dummy_open is not None else set()
+        hidden = self.seen | (self.dummy_open or frozenset())
+        supply = {s: 0 for s in Suit}
+        for card in self.deck - hidden:
+            supply[card.suit] += 1
+        suits = [s for s in Suit if supply[s]]
+        for mask in range(1, 1 << len(suits)):
+            chosen = [suits[i] for i in range(len(suits)) if mask >> i & 1]
+            need = sum(supply[s] for s in chosen)
+            able = [p for p in range(4) if p not in closed
+                    and any((p, s) not in void for s in chosen)]
+            room = sum(self.sizes[p] for p in able)
+            if need > room:
+                words = " and ".join(s.word for s in chosen)
+                voids = sorted({p for p in range(4) if p not in closed and p not in able})
+                if len(chosen) == 1 and len(voids) == 1:  # one culprit: name the revoke
+                    index = next(i for p, suit, i in self.voids
+                                 if p == voids[0] and suit == chosen[0])
+                    raise RevokeProven(
+                        "vzetki.follow_suit",
+                        f"line {index + 2}: {self._history_card(index)} was played on a "
+                        f"{chosen[0].word[:-1]} lead although this player held one: "
+                        f"{need} unseen {words} cannot all be elsewhere",
+                        revoke_event=index, seat=seat,
+                    )
+                raise IllegalPlay(
+                    "vzetki.follow_suit",
+                    f"{need} unseen {words} cannot all be in the hands of seats "
+                    f"{', '.join(map(str, able)) or 'none'} ({room} cards): seat(s) "
+                    f"{', '.join(map(str, voids))} did not follow {words} yet held one",
+                    seat=seat,
+                )
 
     def _check_revoke_proven(self, seat: int, shown: Sequence[Card]) -> None:
         """A card of a suit this seat earlier failed to follow proves that revoke."""
@@ -380,6 +421,7 @@ class VzetkiState(GameState):
             )
         self._check_revoke_proven(seat, cards)
         self.dummy_open = frozenset(cards)
+        self._check_voids_possible(seat)
 
     # ----- queries -------------------------------------------------------------------
 

@@ -53,18 +53,17 @@ def test_illegal_event_is_reported_at_its_line_with_rule() -> None:
 
 
 def test_observed_revoke_is_reported_where_it_is_proven_naming_the_revoke_line() -> None:
-    header = {k: v for k, v in HEADER.items() if k != "hands"}
-    bad = GAME[:4] + [{"seat": 0, "play": ["2S"]}, {"seat": 1, "play": ["3D"]},  # line 7
-                      {"seat": 2, "play": ["2D"]}, {"seat": 3, "play": ["3S"]},
-                      {"seat": 3, "play": ["AD"]}, {"seat": 0, "play": ["AC"]},
-                      {"seat": 1, "play": ["AS"]}, {"seat": 2, "play": ["3C"]}]  # line 12
-    out = check_record(lines(header, bad[:-2]))
-    assert out.output == {"ok": True, "complete": False, "result": {"tricks": [1, 1]}}
+    header = {"game": "vzetki", "dealer": 0, "options": {"top_rank": 4}}
+    bad = [{"seat": 0, "play": ["4H"]}, {"seat": 1, "play": ["2S"]},  # line 3: void hearts?
+           {"seat": 2, "play": ["3H"]}, {"seat": 3, "play": ["AH"]},
+           {"seat": 0, "play": ["4C"]}, {"seat": 1, "play": ["2H"]}]  # line 7: a heart
+    out = check_record(lines(header, bad[:-1]))
+    assert out.output == {"ok": True, "complete": False, "result": {"tricks": [1, 0]}}
     out = check_record(lines(header, bad))
     assert out.exit_code == 1
-    assert out.output["event"] == 12 and out.output["revoke_line"] == 7
-    assert out.output["reason"].startswith("line 7: 3D was played on a spade lead")
-    assert "AS" in out.output["reason"]
+    assert out.output["event"] == 7 and out.output["revoke_line"] == 3
+    assert out.output["reason"] == \
+        "line 3: 2S was played on a heart lead although this player held 2H"
 
 
 def test_event_after_the_end_is_illegal() -> None:

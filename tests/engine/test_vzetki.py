@@ -192,6 +192,32 @@ def test_observed_revoke_is_proven_by_a_later_card_of_that_suit() -> None:
     assert "2H" in err.reason
 
 
+def test_observed_voids_that_cannot_all_be_true_are_caught_when_proven() -> None:
+    # seats 1 and 2 show void in spades; AS is unseen and must be with seat 0 or 3
+    st = run(state(False), [play(0, "3H"), play(1, "2H"), play(2, "AH"), play(3, "2C"),
+                            play(0, "2S"), play(1, "3D"), play(2, "2D"), play(3, "3S"),
+                            play(3, "AD")])
+    err = rejects(st, play(0, "AC"), "vzetki.follow_suit")  # seat 0 empties his hand
+    assert not isinstance(err, RevokeProven)  # seat 1 or seat 2: which one is unknown
+    assert "seat(s) 1, 2 did not follow spades" in err.reason
+
+
+def test_observed_single_void_seat_that_must_hold_the_suit_is_named() -> None:
+    # top_rank 4. Seat 1 shows void in hearts (line 3) while 4H is unseen; in the last
+    # trick seats 2, 3 and 0 empty their hands, so 4H can only be seat 1's.
+    st = VzetkiState.from_header(Header(game="vzetki", dealer=0, options={"top_rank": 4}))
+    run(st, [play(0, "AH"), play(1, "AS"), play(2, "2H"), play(3, "3H"),
+             play(3, "AC"), play(0, "2C"), play(1, "3C"), play(2, "4C"),
+             play(2, "4D"), play(3, "2D"), play(0, "3D"), play(1, "AD"),
+             play(2, "2S"), play(3, "3S")])
+    err = rejects(st, play(0, "4S"), "vzetki.follow_suit")
+    assert isinstance(err, RevokeProven) and err.revoke_event == 1
+    assert err.reason.startswith("line 3: AS was played on a heart lead although")
+    st.apply(play(0, "4H"))  # the other way round is legal: seat 0 held the heart
+    st.apply(play(1, "4S"))
+    assert st.complete
+
+
 def test_observed_void_that_stays_void_is_fine() -> None:
     st = run(state(False), [play(0, "3H"), play(1, "AS"), play(2, "AH"), play(3, "2C")])
     st.apply(play(0, "2S"))
