@@ -83,7 +83,12 @@ def illegal_output(exc: IllegalPlay, record: Record) -> dict[str, Any]:
         "rule": exc.rule,
     }
     if isinstance(exc, RevokeProven):
-        out["revoke_line"] = record.line_of(exc.revoke_event)
+        line = record.line_of(exc.revoke_event)
+        out["revoke_line"] = line
+        # games name the revoke as "line i+2" (no blank lines); use the file's own line
+        assumed = f"line {exc.revoke_event + 2}"
+        if line != exc.revoke_event + 2 and assumed in exc.reason:
+            out["reason"] = exc.reason.replace(assumed, f"line {line}", 1)
     return out
 
 

@@ -66,6 +66,17 @@ def test_observed_revoke_is_reported_where_it_is_proven_naming_the_revoke_line()
         "line 3: 2S was played on a heart lead although this player held 2H"
 
 
+def test_revoke_line_counts_blank_lines_and_notes() -> None:
+    header = {"game": "vzetki", "dealer": 0, "options": {"top_rank": 4}}
+    text = [json.dumps(header), json.dumps({"seat": 0, "play": ["4H"]}), "",
+            json.dumps({"seat": 1, "play": ["2S"]}),  # line 4
+            json.dumps({"seat": 2, "play": ["3H"]}), json.dumps({"seat": 3, "play": ["AH"]}),
+            json.dumps({"seat": 0, "play": ["4C"]}), json.dumps({"seat": 1, "play": ["2H"]})]
+    out = check_record(text)
+    assert out.output["event"] == 8 and out.output["revoke_line"] == 4
+    assert out.output["reason"].startswith("line 4: 2S was played")
+
+
 def test_event_after_the_end_is_illegal() -> None:
     out = check_record(lines(HEADER, GAME + [{"seat": 1, "play": ["3D"]}]))
     assert out.exit_code == 1 and out.output["event"] == 14
