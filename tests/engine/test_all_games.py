@@ -72,6 +72,9 @@ def test_registry_lists_every_game_and_excludes_none() -> None:
     assert GAME_NAMES == ("kozel", "kozel-trumps", "vzetki", "vzetki-duo", "durak")
     assert set(PLAYERS) == set(OPTION_SETS) == set(RESULT_KEYS) == set(GAME_NAMES)
     assert EXCLUDED == {}
+    from engine.games import GAMES
+
+    assert [cls.name for cls in GAMES] == list(GAME_NAMES)
     with pytest.raises(RecordError, match="unknown game 'skat'"):
         find_game("skat")
 
