@@ -38,7 +38,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import Card, Suit, card_list, vzetki_deck
+from engine.cards import SUITS, Card, Suit, card_list, vzetki_deck
 from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
 from engine.events import Dummy, Event, Play, event_to_json
 from engine.game import GameState
@@ -46,10 +46,24 @@ from engine.header import Header
 
 # ----- helpers shared with vzetki_duo ------------------------------------------------
 
+_SUIT_INDEX = {s.value: i for i, s in enumerate(SUITS)}
+#: suit indices in each 4-bit set of suits
+_MASK_BITS = tuple(tuple(i for i in range(4) if m >> i & 1) for m in range(16))
+
+
+def json_key(event: Event) -> str:
+    """`json.dumps(event_to_json(event), sort_keys=True)`, built directly for the
+    events of the trick games (the battery checks the order against real JSON)."""
+    if isinstance(event, (Play, Dummy)):
+        cards = ", ".join(f'"{c}"' for c in event.cards)
+        kind = "play" if isinstance(event, Play) else "dummy"
+        return f'{{"{kind}": [{cards}], "seat": {event.seat}}}'
+    return json.dumps(event_to_json(event), sort_keys=True)
+
 
 def sort_events(events: Sequence[Event]) -> list[Event]:
     """Unique events sorted by their JSON text (the `legal_events` contract)."""
-    keyed = {json.dumps(event_to_json(e), sort_keys=True): e for e in events}
+    keyed = {json_key(e): e for e in events}
     return [keyed[k] for k in sorted(keyed)]
 
 
@@ -179,6 +193,10 @@ class VzetkiState(GameState):
         self.dummy_open: frozenset[Card] | None = None
         #: (seat, suit) -> index of the first event where the seat did not follow suit
         self.voids: tuple[tuple[int, Suit, int], ...] = ()
+        #: observed bookkeeping for the void check: unseen cards per suit (SUITS order,
+        #: cards lying open in the dummy's hand count as seen), void suits per seat
+        self.unseen: tuple[int, ...] = (self.top_rank,) * 4
+        self.void_masks: tuple[int, ...] = (0, 0, 0, 0)
 
     def _trump_option(self) -> Suit | None:
         value = self.options.get("trump")
@@ -219,12 +237,14 @@ class VzetkiState(GameState):
         return (
             self.hands, self.sizes, self.seen, self.trick, self.leader, self.tricks,
             self.last_winner, self.played_tricks, self.dummy_open, self.voids,
+            self.unseen, self.void_masks,
         )
 
     def _restore(self, snap: object) -> None:
         (
             self.hands, self.sizes, self.seen, self.trick, self.leader, self.tricks,
             self.last_winner, self.played_tricks, self.dummy_open, self.voids,
+            self.unseen, self.void_masks,
         ) = snap  # type: ignore[misc]
 
     # ----- rules ---------------------------------------------------------------------
@@ -290,8 +310,15 @@ class VzetkiState(GameState):
                     )
                 if not any(s == seat and v == led for s, v, _ in voids):
                     voids = voids + ((seat, led, len(self.history)),)
+                    masks = list(self.void_masks)
+                    masks[seat] |= 1 << _SUIT_INDEX[led.value]
+                    self.void_masks = tuple(masks)
         # play it
         self.voids = voids
+        if not (self.dummy_open is not None and card in self.dummy_open):
+            unseen = list(self.unseen)
+            unseen[_SUIT_INDEX[card.suit.value]] -= 1
+            self.unseen = tuple(unseen)
         self.seen = self.seen | {card}
         if self.hands is not None:
             hands = list(self.hands)
@@ -320,22 +347,26 @@ class VzetkiState(GameState):
         condition over the 16 sets of suits: exact, so a legal record never fails)."""
         if self.hands is not None or not self.voids:
             return
-        void = {(s, suit) for s, suit, _ in self.voids}
-        closed = {self.dummy_seat} if self.dummy_open is not None else set()
-        hidden = self.seen | (self.dummy_open or frozenset())
-        supply = {s: 0 for s in Suit}
-        for card in self.deck - hidden:
-            supply[card.suit] += 1
-        suits = [s for s in Suit if supply[s]]
-        for mask in range(1, 1 << len(suits)):
-            chosen = [suits[i] for i in range(len(suits)) if mask >> i & 1]
-            need = sum(supply[s] for s in chosen)
-            able = [p for p in range(4) if p not in closed
-                    and any((p, s) not in void for s in chosen)]
-            room = sum(self.sizes[p] for p in able)
+        closed = self.dummy_seat if self.dummy_open is not None else -1
+        unseen, masks, sizes = self.unseen, self.void_masks, self.sizes
+        for mask in range(1, 16):
+            need = 0
+            for i in _MASK_BITS[mask]:
+                need += unseen[i]
+            if not need:
+                continue
+            room = 0
+            for p in range(4):
+                if p != closed and masks[p] & mask != mask:
+                    room += sizes[p]
             if need > room:
+                chosen = [SUITS[i] for i in _MASK_BITS[mask] if unseen[i]]
+                able = [p for p in range(4) if p != closed
+                        and any(not masks[p] >> _SUIT_INDEX[s.value] & 1 for s in chosen)]
+                need = sum(unseen[_SUIT_INDEX[s.value]] for s in chosen)
+                room = sum(sizes[p] for p in able)
                 words = " and ".join(s.word for s in chosen)
-                voids = sorted({p for p in range(4) if p not in closed and p not in able})
+                voids = [p for p in range(4) if p != closed and p not in able]
                 if len(chosen) == 1 and len(voids) == 1:  # one culprit: name the revoke
                     index = next(i for p, suit, i in self.voids
                                  if p == voids[0] and suit == chosen[0])
@@ -421,6 +452,10 @@ class VzetkiState(GameState):
             )
         self._check_revoke_proven(seat, cards)
         self.dummy_open = frozenset(cards)
+        unseen = list(self.unseen)
+        for card in cards:
+            unseen[_SUIT_INDEX[card.suit.value]] -= 1
+        self.unseen = tuple(unseen)
         self._check_voids_possible(seat)
 
     # ----- queries -------------------------------------------------------------------
@@ -478,6 +513,10 @@ class VzetkiState(GameState):
         """Card conservation: every card is in exactly one hand or was played."""
         assert len(self.seen) == 4 * self.played_tricks + len(self.trick)
         assert sum(self.sizes) + len(self.seen) == len(self.deck)
+        hidden = self.seen | (self.dummy_open or frozenset())
+        assert list(self.unseen) == [
+            sum(1 for c in self.deck - hidden if c.suit == s) for s in SUITS
+        ]
         if self.hands is not None:
             held = [c for h in self.hands for c in h]
             assert len(held) == len(set(held)) == sum(self.sizes)
