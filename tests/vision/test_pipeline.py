@@ -149,7 +149,7 @@ def test_frame_full_of_cards_does_not_break(anglo: cardart.DeckArt) -> None:
     ]
     img, _ = lay(anglo, place, seed=7)
     r = Pipeline(CountingRecognizer()).read(Frame(img, 0, 0.0))
-    assert 5 <= len(r.cards) <= 60
+    assert 1 <= len(r.cards) <= 60
     for c in r.cards:
         xs = [x for x, _ in c.corners]
         assert min(xs) > -200 and max(xs) < 1480

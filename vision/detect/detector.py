@@ -95,10 +95,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     rest: list[np.ndarray] = []
     for c in cs:
         qs = proposals.whole_quads([c])
-        if qs:
-            whole.extend(qs)
-        else:
-            rest.append(c)
+        whole.extend(qs)
+        if not proposals.whole_quads([c], hull=False, coarse=False):
+            rest.append(c)  # not plainly a card: also try it corner by corner
     first = [s for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.5]
     whole = [_polish(ev, s.quad) for s in select.nms(first, 0.8)]
     scored = select.dedupe(select.score_many(ev, whole))

@@ -18,9 +18,10 @@ import numpy as np
 from vision.types import Quad
 
 #: Long side / short side of real decks: 88/63 = 1.40 (poker) up to 89/57 = 1.56
-#: (bridge); the Debian SVG decks sit between. Perspective stretches it further.
-ASPECT_MIN = 1.18
-ASPECT_MAX = 1.85
+#: (bridge); the Debian SVG decks sit between. A camera tilted by up to 35 degrees
+#: squeezes or stretches that by cos(35) = 0.82 in the image.
+ASPECT_MIN = 1.05
+ASPECT_MAX = 2.0
 #: The aspect used to complete a card from one visible side.
 ASPECT_NOMINAL = 1.45
 

@@ -46,18 +46,32 @@ def contours(ev: Evidence, min_area: float) -> list[np.ndarray]:
     return keep
 
 
-def whole_quads(cs: Iterable[np.ndarray]) -> list[np.ndarray]:
-    """Contours that simplify to a card-shaped quad."""
+def whole_quads(
+    cs: Iterable[np.ndarray], *, hull: bool = True, coarse: bool = True
+) -> list[np.ndarray]:
+    """Contours that simplify to a card-shaped quad, as they are or by their convex
+    hull (a card's outline that caught a few texture edges, or whose printed index
+    touches its border, is still convex at heart)."""
     out = []
     for c in cs:
-        peri = cv2.arcLength(c, True)
-        for eps in (0.015, 0.03):
-            poly = cv2.approxPolyDP(c, eps * peri, True)
-            if len(poly) == 4:
-                q = poly.reshape(4, 2).astype(np.float32)
-                if g.is_card_shaped(q):
-                    out.append(g.order_quad(q))
-                break
+        shapes = [c]
+        if hull:
+            h = cv2.convexHull(c)
+            # The hull only for nearly convex outlines: two cards lying across each
+            # other are far from convex, and their hull is no card.
+            if cv2.contourArea(c) >= 0.92 * cv2.contourArea(h):
+                shapes.append(h)
+        for k, shape in enumerate(shapes):
+            peri = cv2.arcLength(shape, True)
+            for eps in (0.015, 0.03, 0.05) if coarse else (0.015, 0.03):
+                poly = cv2.approxPolyDP(shape, eps * peri, True)
+                if len(poly) < 4:
+                    break
+                if len(poly) == 4:
+                    q = poly.reshape(4, 2).astype(np.float32)
+                    if g.is_card_shaped(q):
+                        out.append(g.order_quad(q))
+                    break
     return out
 
 
@@ -104,6 +118,10 @@ def corner_hypotheses(
     for c in cs:
         for p, da, db, la, lb in corners_of(c):
             guesses = set()
+            # Both sides leaving the corner may be whole sides (the card's next
+            # corners show too): the card is then the parallelogram they span.
+            if min(la, lb) >= min_short:
+                guesses.add((la, lb))
             for s, l in sizes:
                 guesses.add((s, l))
                 guesses.add((l, s))

@@ -61,6 +61,27 @@ def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[
     return pts.reshape(h, 4 * n, 2), on.reshape(h, 4 * n)
 
 
+def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
+    """Per quad (H, 4, 2): share of points just past its corners, straight on along
+    each side, where the side's edge still runs. A true card corner is rounded and
+    ends there; a quad that stops (or runs on) along another card's edge is not a
+    card corner."""
+    a = quads
+    b = np.roll(quads, -1, axis=1)
+    d = b - a
+    u = d / (np.linalg.norm(d, axis=2, keepdims=True) + 1e-9)  # (H, 4, 2)
+    steps = np.array([4.0, 6.0, 8.0], dtype=np.float32)[None, None, :, None]
+    past_b = b[:, :, None, :] + u[:, :, None, :] * steps
+    past_a = a[:, :, None, :] - u[:, :, None, :] * steps
+    pts = np.concatenate([past_a, past_b], axis=2)  # (H, 4, 6, 2)
+    ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
+    masks = np.vectorize(side_mask, otypes=[np.int64])(ang)
+    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3])
+    ok = ~np.isnan(v)
+    on = ok & ((np.where(ok, v, 0).astype(np.int64) & masks[:, :, None]) != 0)
+    return on.reshape(len(quads), -1).mean(axis=1)
+
+
 def score_many(ev: Evidence, quads: list[np.ndarray]) -> list[Scored]:
     """Edge support of many quads at once (one vectorised lookup)."""
     if not quads:
@@ -233,6 +254,7 @@ def choose(
     See the module docstring."""
     pool = [s for s in hyps if s.support >= max(0.35, min_support * min_visible)]
     pool = drop_unions(ev, pool)
+    pool = drop_inner(pool)
     if not pool:
         return []
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
@@ -240,6 +262,7 @@ def choose(
     h_n, p_n = pts.shape[:2]
     areas = np.array([g.quad_area(q) for q in quads])
     lo, hi = quads.min(axis=1), quads.max(axis=1)
+    over = overshoot(ev, quads)
     dims = np.array([_dims(q) for q in quads])  # (H, 2) short, long
     whole_dims: list[tuple[float, float]] = list(sizes or [])
     covered_pts = np.zeros((h_n, p_n), dtype=bool)
@@ -254,8 +277,18 @@ def choose(
             break
         whole = ok & (vis_frac >= 0.97) & (sup >= 0.88)
         if whole.any():
+            # Best outline first, where an outline whose corners do not end (its
+            # sides run on past them: it stops along another card's edge) counts
+            # less; among equals the larger (a card before a frame printed in it).
             cand = np.flatnonzero(whole)
-            cand = cand[np.argsort(-areas[cand])]
+            if whole_dims:  # and no fragments: cards are all of a size
+                typical = float(np.median([s * l for s, l in whole_dims]))
+                cand = cand[areas[cand] >= 0.4 * typical]
+                if not len(cand):
+                    alive[whole] = False
+                    continue
+            eff = sup[cand] - 0.5 * over[cand]
+            cand = cand[np.lexsort((-areas[cand], -np.round(eff * 50)))]
         else:
             # A partly covered card must have the size of the cards seen whole: a
             # patch of card bounded by another card's border is card-shaped too,
@@ -270,7 +303,7 @@ def choose(
             cand = np.flatnonzero(ok & sized)
             if not len(cand):
                 break
-            cand = cand[np.argsort(-(sup[cand] * np.sqrt(vis_frac[cand])))]
+            cand = cand[np.argsort(-((sup[cand] - 0.5 * over[cand]) * np.sqrt(vis_frac[cand])))]
         picked = None
         for i in cand[:40]:
             if any(g.iou(quads[i], c.quad) > max_iou for c in chosen):
@@ -293,7 +326,48 @@ def choose(
         if len(near):
             hit = inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5)
             covered_pts[near] |= hit.reshape(len(near), p_n)
-    return chosen
+    return _drop_nested(chosen)
+
+
+def drop_inner(hyps: list[Scored], strong: float = 0.88) -> list[Scored]:
+    """Drop well-supported outlines lying inside a clearly bigger well-supported one:
+    the frame of a court card or of a back's pattern, not a card. (Runs after
+    drop_unions, so a pair of touching cards is already split.)"""
+    st = [h for h in hyps if h.support >= strong]
+    if len(st) < 2:
+        return hyps
+    quads = np.stack([h.quad for h in st])
+    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    areas = np.array([g.quad_area(q) for q in quads])
+    inner: set[int] = set()
+    for i in range(len(st)):
+        # Bounding box inside the other's (with a little slack) and clearly smaller.
+        cand = np.flatnonzero(
+            (lo[:, 0] <= lo[i, 0] + 2) & (lo[:, 1] <= lo[i, 1] + 2)
+            & (hi[:, 0] >= hi[i, 0] - 2) & (hi[:, 1] >= hi[i, 1] - 2)
+            & (areas[i] < 0.85 * areas)
+        )
+        for j in cand:
+            if g.intersection_area(quads[i], quads[j]) >= 0.9 * areas[i]:
+                inner.add(id(st[i]))
+                break
+    return [h for h in hyps if id(h) not in inner]
+
+
+def _drop_nested(chosen: list[Chosen]) -> list[Chosen]:
+    """Cards are all one size: a quad lying inside another, clearly smaller, is a
+    frame or picture printed on that card, not a card."""
+    areas = [g.quad_area(c.quad) for c in chosen]
+    keep = []
+    for i, c in enumerate(chosen):
+        inside = any(
+            j != i and areas[i] < 0.85 * areas[j]
+            and g.intersection_area(c.quad, o.quad) >= 0.85 * areas[i]
+            for j, o in enumerate(chosen)
+        )
+        if not inside:
+            keep.append(c)
+    return keep
 
 
 def _dims(q: np.ndarray) -> tuple[float, float]:
