@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from engine.errors import RecordError
 from engine.events import Event, Exchange, Pass
 from engine.game import GameState
 from engine.games import find_game
@@ -67,11 +68,24 @@ def simulate(
 ) -> tuple[Header, list[Event]]:
     """Deal and play one random legal game; the record as (header, events).
 
-    The dealer is drawn from `rng` unless given. Raises SimulationTooLong, or whatever
-    the game raises for bad options/players (RecordError).
+    The dealer is drawn from `rng` unless given.
+
+    Raises:
+        RecordError: a player count or option the game does not have.
+        SimulationTooLong: the game did not end within its `max_events`.
     """
     cls = find_game(game_name)
     n = players if players is not None else cls.min_players
+    if not cls.min_players <= n <= cls.max_players:
+        raise RecordError(
+            f"{cls.name} is for {cls.min_players}..{cls.max_players} players, not {n}"
+        )
+    unknown = set(options or {}) - set(cls.option_defaults)
+    if unknown:
+        raise RecordError(
+            f"unknown option(s) {', '.join(sorted(unknown))} for {cls.name} "
+            f"(known: {', '.join(sorted(cls.option_defaults)) or 'none'})"
+        )
     if dealer is None:
         dealer = rng.randrange(n)
     header = cls.deal(rng, players=players, dealer=dealer, options=dict(options or {}))

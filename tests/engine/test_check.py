@@ -149,6 +149,13 @@ def test_cli_simulate_writes_a_record_check_accepts(tmp_path: Path,
     assert out.splitlines() == path.read_text().splitlines()  # same seed, same record
 
 
+def test_cli_simulate_refuses_bad_players_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "simulate", "--game", "durak", "--players", "9")
+    assert code == 2 and out == "" and "2..6 players, not 9" in err
+    code, out, err = run_cli(capsys, "simulate", "--game", "vzetki", "--options", '{"x": 1}')
+    assert code == 2 and "unknown option(s) x" in err
+
+
 def test_console_script_runs_check(tmp_path: Path) -> None:
     header, events = simulate("vzetki-duo", random.Random(2))
     path = tmp_path / "duo.jsonl"
