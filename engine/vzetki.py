@@ -13,7 +13,11 @@ turn, from the deck, never seen before (and never a card lying open in the dummy
 hand, once the `dummy` event showed it). A player who does not follow suit is noted
 void; if he later shows a card of that suit (a play, or the dummy's open hand) he
 revoked, and `RevokeProven` names the revoke's line. No cards are drawn in vzetki, so
-every card he shows later he already held.
+every card he shows later he already held. Voids are also proven by counting: when
+the cards not yet seen of some suits no longer fit into the hands of the players who
+may still hold them (Hall's condition over the sets of suits, exact: a record some
+deal explains always passes), the event that makes it so is rejected — as a
+`RevokeProven` naming the revoke when a single player can be the culprit.
 
 Gaps filled:
 - The `dummy` event may come at any moment while the dummy still holds cards, at most
