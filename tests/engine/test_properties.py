@@ -47,6 +47,17 @@ PROPS = settings(max_examples=25, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
 
+def in_play(view: dict[str, Any]) -> int:
+    """Cards in hands, stock and on the table: the deck minus tricks and discards."""
+    return sum(view["hand_sizes"]) + view["stock"] + len(view["table"]) + \
+        view.get("table_down", 0)
+
+
+def deck_size(state: Any) -> int:
+    top = state.options.get("top_rank", 10)
+    return {"kozel": 36, "kozel-trumps": 32, "durak": 36}.get(state.name, 4 * top)
+
+
 def game_record(game: str, seed: int, which: int) -> tuple[Header, list[Event]]:
     counts = PLAYERS[game]
     options = OPTIONS[game][which % len(OPTIONS[game])]
@@ -63,17 +74,20 @@ def test_cards_conserved_and_undo_restores(game: str, seed: int, which: int,
     state = find_game(game).from_header(header)
     k = int(cut * len(events))
     keys = [state.state_key()]
+    counts = [in_play(state.public_view())]
+    assert counts[0] == deck_size(state)
     for event in events[:k]:
         state.apply(event)
         keys.append(state.state_key())
+        counts.append(in_play(state.public_view()))
+        assert counts[-1] <= counts[-2], "cards came back into play from nowhere"
         hook = getattr(state, "check_invariant", None)
         if hook is not None:
             hook()
-    view = state.public_view()
-    assert sum(view["hand_sizes"]) <= 52
     for i in range(k, 0, -1):
         state.undo()
         assert state.state_key() == keys[i - 1]
+        assert in_play(state.public_view()) == counts[i - 1]
 
 
 @pytest.mark.parametrize("game", ["kozel", "kozel-trumps"])
