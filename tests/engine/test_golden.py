@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from engine.check import check_record
+from engine.games import GAME_NAMES
 
 DATA = Path(__file__).parents[1] / "data"
-RECORDS = sorted(DATA.glob("*.jsonl"))
+#: golden records are named <game>_<what>.jsonl (other areas may keep data here too)
+RECORDS = sorted(p for p in DATA.glob("*.jsonl") if p.name.split("_")[0] in GAME_NAMES)
 
 
 def test_there_are_golden_records_and_each_has_its_expectation() -> None:
@@ -26,6 +28,8 @@ def test_there_are_golden_records_and_each_has_its_expectation() -> None:
     orphans = [p.name for p in DATA.glob("*.expected.json")
                if not p.with_name(p.name.replace(".expected.json", ".jsonl")).exists()]
     assert orphans == []
+    games = {p.name.split("_")[0] for p in RECORDS}
+    assert games == set(GAME_NAMES), f"games without golden records: {set(GAME_NAMES) - games}"
 
 
 def _line(message: str) -> str | None:
