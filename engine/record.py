@@ -63,9 +63,12 @@ def _split(source: str | os.PathLike[str] | Iterable[str]) -> tuple[list[str], b
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordError(
-                "the file is not UTF-8 text", text_line_of_offset(data, exc.start)
-            ) from None
+            if data.endswith(b"\n") or exc.start <= data.rfind(b"\n"):
+                raise RecordError(
+                    "the file is not UTF-8 text", text_line_of_offset(data, exc.start)
+                ) from None
+            # a character cut in half by a torn last line: let the torn-line rule judge
+            text = data.decode("utf-8", errors="replace")
         ends_clean = text.endswith("\n") or text == ""
         lines = text.split("\n")
         if ends_clean:
@@ -82,7 +85,7 @@ def text_line_of_offset(data: bytes, offset: int) -> int:
 def read_record(
     source: str | os.PathLike[str] | Iterable[str], *, allow_torn_tail: bool = False
 ) -> Record:
-    """Read a record from a path, from the text of a whole file, or from its lines.
+    """Read a record from a file (a path), or from its lines (any other iterable).
 
     A last line without its newline that is not valid JSON is torn (the writer was
     killed mid-line): a RecordError naming it, or dropped with `allow_torn_tail=True`.

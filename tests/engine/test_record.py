@@ -98,6 +98,15 @@ def test_not_utf8_names_the_line(tmp_path: Path) -> None:
     assert info.value.line == 2
 
 
+def test_a_character_cut_by_a_torn_tail_is_still_a_torn_tail(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(HEADER.encode() + b'\n{"seat": 0, "note": "caf' + "é".encode()[:1])
+    with pytest.raises(RecordError) as info:
+        read_record(path)
+    assert info.value.line == 2 and "torn" in info.value.reason
+    assert read_record(path, allow_torn_tail=True).events == ()
+
+
 def test_missing_file_is_a_record_error(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         read_record(tmp_path / "nope.jsonl")
