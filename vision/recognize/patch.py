@@ -25,9 +25,10 @@ CARD_ASPECT = 63.0 / 88.0
 
 #: The index crop, as fractions of the card: (x0, y0, x1, y1), measured from the printed
 #: top-left corner, x along the short (top) edge, y along the long (left) edge. Chosen
-#: wide enough to hold the rank and the small suit pip under it across the Debian decks
-#: (some print them quite far in), yet small enough to stay clear of the court figure.
-INDEX_BOX = (0.0, 0.0, 0.22, 0.31)
+#: wide and tall enough to hold the rank and the suit pip under it across the Debian
+#: decks (some print big indices far in: 0.22 x 0.31 cut their pips in half, and the
+#: network then confused diamonds with hearts), yet mostly clear of the court figure.
+INDEX_BOX = (0.0, 0.0, 0.24, 0.36)
 
 #: Patch size in pixels (width, height); patches are BGR uint8 of shape (H, W, 3).
 PATCH_W = 32

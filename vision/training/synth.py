@@ -231,6 +231,8 @@ def sample(rng: np.random.Generator, faces: list[CardArt], clutter: list[CardArt
         elif covered > 0.6:
             out.append((patch, NONE_RANK, NONE_SUIT))
     for _ in range(negatives_per_card):
+        if rng.random() < 0.35:
+            continue
         out.append((_negative_patch(rng, img, det, h_img), NONE_RANK, NONE_SUIT))
     return out
 
@@ -258,13 +260,13 @@ def make_dataset(rng: np.random.Generator, faces: list[CardArt], clutter: list[C
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`n_views` synthetic views -> (patches uint8 (N, H, W, 3), rank labels, suit labels).
 
-    A fifth of the views show a card of `negative_faces` (backs, other suit systems),
+    15% of the views show a card of `negative_faces` (backs, other suit systems),
     whose corners are all labelled "none".
     """
     xs, rs, ss = [], [], []
     for i in range(n_views):
         pool = faces
-        if negative_faces and rng.random() < 0.2:
+        if negative_faces and rng.random() < 0.15:
             pool = negative_faces
         for patch, r, s in sample(rng, pool, clutter):
             xs.append(patch)

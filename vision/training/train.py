@@ -100,8 +100,8 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int, log=print) -
                 xb = xb.mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
             xb = xb.clamp(0, 1)
             lr_, ls_, e = net(xb)
-            loss = (F.cross_entropy(lr_, rt[idx], label_smoothing=0.05)
-                    + F.cross_entropy(ls_, st[idx], label_smoothing=0.05)
+            loss = (F.cross_entropy(lr_, rt[idx], label_smoothing=0.02)
+                    + F.cross_entropy(ls_, st[idx], label_smoothing=0.02)
                     + 0.5 * F.cross_entropy(head(e), ct[idx]))
             opt.zero_grad()
             loss.backward()
@@ -177,9 +177,9 @@ def calibrate(clf: IndexClassifier, x: np.ndarray, r: np.ndarray, s: np.ndarray,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--views", type=int, default=20000)
+    ap.add_argument("--views", type=int, default=24000)
     ap.add_argument("--cal-views", type=int, default=4000)
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", type=Path, default=MODEL_DIR)
     args = ap.parse_args(argv)
