@@ -109,6 +109,12 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # outline being the pair): guess from its own sides, not from the pair's size.
     halves = [(min(s, l / 2), max(s, l / 2)) for s, l in sizes]
     guesses += proposals.corner_hypotheses(inner, halves, min_short, side_guesses=True)
+    if rest or not strong:
+        # Overlapping or merged cards somewhere: also look for corners made by
+        # straight border segments, outside the cards already found whole.
+        skip = _strong_mask(strong, ev.shape) if strong else None
+        corners = proposals.segment_corners(ev.edges, min_short * 0.8, skip)
+        guesses += proposals.complete_corners(corners, sizes, min_short, side_guesses=True)
     hyps = select.score_many(ev, guesses)
     # Corner guesses ignore perspective: snap the promising ones onto the edges.
     hyps = select.dedupe([s for s in hyps if s.support >= 0.3])
@@ -141,9 +147,7 @@ def _unexplained(
     if not strong:
         return rest, []
     typical = min(s * l for s, l in sizes)
-    mask = np.zeros(shape, dtype=np.uint8)
-    cv2.fillPoly(mask, [np.rint(s.quad).astype(np.int32) for s in strong], 255)
-    mask = cv2.dilate(mask, np.ones((7, 7), np.uint8))
+    mask = _strong_mask(strong, shape)
     outside, inner = [], []
     for c in rest:
         area = cv2.contourArea(c)
@@ -162,6 +166,13 @@ def _unexplained(
                     inner.append(c)
                 break
     return outside, inner
+
+
+def _strong_mask(strong: list[select.Scored], shape: tuple[int, int]) -> np.ndarray:
+    """Pixels inside (or within 3 px of) the cards found whole."""
+    mask = np.zeros(shape, dtype=np.uint8)
+    cv2.fillPoly(mask, [np.rint(s.quad).astype(np.int32) for s in strong], 255)
+    return cv2.dilate(mask, np.ones((7, 7), np.uint8))
 
 
 def _typical_sizes(scored: list[select.Scored]) -> list[tuple[float, float]]:

@@ -102,6 +102,12 @@ def side_mask(angle_deg: float) -> int:
     return m
 
 
+def side_masks(angles_deg: np.ndarray) -> np.ndarray:
+    """`side_mask` for an array of angles (vectorised)."""
+    k = ((np.asarray(angles_deg) % 180.0) // (180.0 / ORIENT_BINS)).astype(np.int64) % ORIENT_BINS
+    return (1 << k) | (1 << ((k + 1) % ORIENT_BINS)) | (1 << ((k - 1) % ORIENT_BINS))
+
+
 def line_angle(a: np.ndarray, b: np.ndarray) -> float:
     """Direction of the line a->b in degrees, image coordinates."""
     return float(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0])))

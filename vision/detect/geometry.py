@@ -60,6 +60,25 @@ def order_quad(q: np.ndarray) -> np.ndarray:
     return q
 
 
+def order_quads(qs: np.ndarray) -> np.ndarray:
+    """`order_quad` for many quads (N, 4, 2) at once."""
+    q = np.asarray(qs, dtype=np.float32).copy()
+    if len(q) == 0:
+        return q.reshape(0, 4, 2)
+    x, y = q[:, :, 0].astype(np.float64), q[:, :, 1].astype(np.float64)
+    area2 = (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
+    ccw = area2 < 0
+    q[ccw] = q[ccw][:, [0, 3, 2, 1]]
+    e = np.linalg.norm(q[:, [1, 2, 3, 0]] - q, axis=2)
+    long_first = e[:, 0] + e[:, 2] > e[:, 1] + e[:, 3]
+    q[long_first] = q[long_first][:, [1, 2, 3, 0]]
+    lower = (q[:, 2, 1] + 1e-3 < q[:, 0, 1]) | (
+        (np.abs(q[:, 2, 1] - q[:, 0, 1]) <= 1e-3) & (q[:, 2, 0] < q[:, 0, 0])
+    )
+    q[lower] = q[lower][:, [2, 3, 0, 1]]
+    return q
+
+
 def to_quad(q: np.ndarray) -> Quad:
     """A (4, 2) array as the plain-tuple `Quad` of vision.types."""
     a = as_array(q)

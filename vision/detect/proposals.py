@@ -103,6 +103,9 @@ def corners_of(c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, 
     return out
 
 
+Corner = tuple[np.ndarray, np.ndarray, np.ndarray, float, float]
+
+
 def corner_hypotheses(
     cs: Iterable[np.ndarray], sizes: list[tuple[float, float]], min_short: float,
     *, side_guesses: bool = False,
@@ -113,28 +116,103 @@ def corner_hypotheses(
     found whole); without them, or with `side_guesses`, the visible side lengths at
     each corner add their own guesses.
     """
-    out = []
+    corners = [k for c in cs for k in corners_of(c)]
+    return complete_corners(corners, sizes, min_short, side_guesses=side_guesses)
+
+
+def complete_corners(
+    corners: Iterable[Corner], sizes: list[tuple[float, float]], min_short: float,
+    *, side_guesses: bool = False,
+) -> list[np.ndarray]:
+    """Card quads from corners given as (point, unit direction of one side, of the
+    other, visible length of each)."""
+    rows: list[tuple[float, ...]] = []
     r = g.ASPECT_NOMINAL
-    for c in cs:
-        for p, da, db, la, lb in corners_of(c):
-            guesses = set()
-            # Both sides leaving the corner may be whole sides (the card's next
-            # corners show too): the card is then the parallelogram they span.
-            if min(la, lb) >= min_short:
-                guesses.add((la, lb))
-            for s, l in sizes:
-                guesses.add((s, l))
-                guesses.add((l, s))
-            for length, which in ((la, 0), (lb, 1)):
-                if (sizes and not side_guesses) or length < min_short:
-                    continue  # cards found whole tell the size better than a side
-                for other in (length * r, length / r):
-                    guesses.add((length, other) if which == 0 else (other, length))
-            for l1, l2 in guesses:
-                if l1 < 0.85 * la or l2 < 0.85 * lb:
-                    continue  # a visible straight side cannot be longer than the card
-                if min(l1, l2) < min_short:
-                    continue
-                q = g.rectangle_from_corner(p, da, db, l1, l2)
-                out.append(g.order_quad(q))
+    for p, da, db, la, lb in corners:
+        guesses = set()
+        # Both sides leaving the corner may be whole sides (the card's next
+        # corners show too): the card is then the parallelogram they span.
+        if min(la, lb) >= min_short:
+            guesses.add((la, lb))
+        for s, l in sizes:
+            guesses.add((s, l))
+            guesses.add((l, s))
+        for length, which in ((la, 0), (lb, 1)):
+            if (sizes and not side_guesses) or length < min_short:
+                continue  # cards found whole tell the size better than a side
+            for other in (length * r, length / r):
+                guesses.add((length, other) if which == 0 else (other, length))
+        for l1, l2 in guesses:
+            if l1 < 0.85 * la or l2 < 0.85 * lb:
+                continue  # a visible straight side cannot be longer than the card
+            if min(l1, l2) < min_short:
+                continue
+            rows.append((p[0], p[1], da[0], da[1], db[0], db[1], l1, l2))
+    if not rows:
+        return []
+    m = np.array(rows, dtype=np.float32)
+    p0, d1, d2 = m[:, 0:2], m[:, 2:4], m[:, 4:6]
+    a, b = m[:, 6:7], m[:, 7:8]
+    quads = np.stack([p0, p0 + d1 * a, p0 + d1 * a + d2 * b, p0 + d2 * b], axis=1)
+    return list(g.order_quads(quads))
+
+
+def segment_corners(
+    edges: np.ndarray, min_len: float, skip: np.ndarray | None = None, max_segments: int = 160
+) -> list[Corner]:
+    """Right-angled corners where two straight edge segments meet end to end.
+
+    Why: where cards overlap in a fan or a heap, their outlines merge with each
+    other and with the pictures printed up to their borders, so no contour shows a
+    clean corner; the straight borders still come out as line segments, and two of
+    them meeting at a right angle make a card corner. `skip` (uint8 mask) hides
+    regions already explained (cards found whole).
+    """
+    e = edges if skip is None else cv2.bitwise_and(edges, cv2.bitwise_not(skip))
+    segs = cv2.HoughLinesP(e, 1, np.pi / 180, threshold=int(min_len * 0.6),
+                           minLineLength=min_len, maxLineGap=3)
+    if segs is None:
+        return []
+    s = segs.reshape(-1, 4).astype(np.float32)
+    if len(s) > max_segments:
+        ln = np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])
+        s = s[np.argsort(-ln)[:max_segments]]
+    a, b = s[:, :2], s[:, 2:]
+    d = b - a
+    ln = np.linalg.norm(d, axis=1) + 1e-9
+    u = d / ln[:, None]
+    # Every pair of segments, each end to each end: ends within `gap` px.
+    gap = 7.0
+    ends = np.concatenate([a, b])  # (2n, 2); index k < n is a start, else an end
+    n = len(s)
+    dist = np.linalg.norm(ends[:, None, :] - ends[None, :, :], axis=2)
+    out: list[Corner] = []
+    ii, jj = np.nonzero(dist < gap)
+    for i, j in zip(ii.tolist(), jj.tolist()):
+        si, sj = i % n, j % n
+        if si >= sj:
+            continue
+        cos = abs(float(np.dot(u[si], u[sj])))
+        if cos > 0.45:  # not within about 63..117 degrees
+            continue
+        p = _line_cross(a[si], u[si], a[sj], u[sj])
+        if p is None:
+            continue
+        # Directions leaving the corner toward each segment's far end.
+        fi = b[si] if i < n else a[si]
+        fj = b[sj] if j < n else a[sj]
+        di, dj = fi - p, fj - p
+        li, lj = float(np.linalg.norm(di)), float(np.linalg.norm(dj))
+        if li < min_len * 0.8 or lj < min_len * 0.8:
+            continue
+        out.append((p, di / li, dj / lj, li, lj))
     return out
+
+
+def _line_cross(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    det = float(d1[0] * -d2[1] + d2[0] * d1[1])
+    if abs(det) < 1e-6:
+        return None
+    rx, ry = float(p2[0] - p1[0]), float(p2[1] - p1[1])
+    t = (rx * -d2[1] + d2[0] * ry) / det
+    return np.array([p1[0] + d1[0] * t, p1[1] + d1[1] * t], dtype=np.float32)

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect.evidence import Evidence, line_angle, on_edge, sample, side_mask
+from vision.detect.evidence import Evidence, line_angle, on_edge, sample, side_masks
 
 #: Points sampled along each side of a hypothesis.
 SIDE_SAMPLES = 20
@@ -52,7 +52,7 @@ def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[
     pts = a * (1 - t) + b * t  # (H, 4, n, 2)
     d = b[:, :, 0, :] - a[:, :, 0, :]
     ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))  # (H, 4)
-    masks = np.vectorize(side_mask, otypes=[np.int64])(ang)
+    masks = side_masks(ang)
     v = sample(ev.bits, pts.reshape(-1, 2)).reshape(len(quads), 4, n)
     ok = ~np.isnan(v)
     vi = np.where(ok, v, 0).astype(np.int64)
@@ -75,7 +75,7 @@ def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     past_a = a[:, :, None, :] - u[:, :, None, :] * steps
     pts = np.concatenate([past_a, past_b], axis=2)  # (H, 4, 6, 2)
     ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
-    masks = np.vectorize(side_mask, otypes=[np.int64])(ang)
+    masks = side_masks(ang)
     v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3])
     ok = ~np.isnan(v)
     on = ok & ((np.where(ok, v, 0).astype(np.int64) & masks[:, :, None]) != 0)
@@ -260,10 +260,13 @@ def choose(
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
     pts, on = outline_on(ev, quads)
     h_n, p_n = pts.shape[:2]
-    areas = np.array([g.quad_area(q) for q in quads])
+    x, y = quads[:, :, 0].astype(np.float64), quads[:, :, 1].astype(np.float64)
+    areas = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     over = overshoot(ev, quads)
-    dims = np.array([_dims(q) for q in quads])  # (H, 2) short, long
+    e = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+    pair = np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1)
+    dims = np.sort(pair, axis=1)  # (H, 2) short, long
     whole_dims: list[tuple[float, float]] = list(sizes or [])
     covered_pts = np.zeros((h_n, p_n), dtype=bool)
     alive = np.ones(h_n, dtype=bool)
