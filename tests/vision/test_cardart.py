@@ -6,6 +6,7 @@ cold cache: about a minute on two cores; afterwards PNG reads only).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -53,11 +54,20 @@ def test_find_deck_by_short_and_full_name():
         find_deck("dondorf")  # both packages have one: ambiguous
 
 
+#: KDE decks render one rsvg-convert run per card (their layouts are free-form), up to
+#: ~0.3 s each on a cold cache; the test draws every rank from them (suits rotating)
+#: and the back, and all 52 + back from the AisleRiot decks (one run per deck).
+#: `python scripts/render_cards.py --check` renders everything of every deck.
+KDE_SAMPLE = tuple(r + "CDHS"[i % 4] for i, r in enumerate(
+    ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")))
+
+
 @pytest.mark.parametrize("deck", DECKS, ids=[d.name for d in DECKS])
 def test_every_card_and_the_back_render_as_a_card_shape(deck):
-    prerender([deck], HEIGHT, workers=2)
+    cards = ALL_CARDS if deck.id_style == "gnome" else KDE_SAMPLE
+    prerender([deck], HEIGHT, cards=cards, workers=2)
     seen = []
-    for card in [*ALL_CARDS, None]:
+    for card in [*cards, None]:
         img = render_card(deck, card, HEIGHT) if card else render_back(deck, HEIGHT)
         assert img.dtype == np.uint8 and img.shape[0] == HEIGHT and img.shape[2] == 4
         aspect = img.shape[0] / img.shape[1]
@@ -70,6 +80,33 @@ def test_every_card_and_the_back_render_as_a_card_shape(deck):
     same = sum(1 for a, b in zip(seen, seen[1:]) if a.shape == b.shape and
                np.abs(a - b).mean() < 1.0)
     assert same == 0
+
+
+@pytest.mark.parametrize("name", ["gnome/anglo", "gnome/Атласные", "gnome/tango"])
+def test_aisleriot_sheet_cells_are_the_cards_their_ids_name(name, tmp_path, monkeypatch):
+    """The one-run sheet path (13x5 grid) gives the same pictures as rendering each
+    element alone; a grid mapped wrongly would put another card in its place."""
+    monkeypatch.setenv("CARDTABLE_CACHE", str(tmp_path))
+    deck = find_deck(name)
+    # neighbours in the grid (a shifted mapping would pick them), distinct in looks
+    for card, other in [("KH", "QH"), ("AS", "2S"), ("10D", "JD"), ("9C", "9D"), (None, "2C")]:
+        element = deck.element_id(card) if card else "back"
+        sheet = render_card(deck, card, 120) if card else render_back(deck, 120)
+        alone_path = tmp_path / f"alone-{element}.png"
+        cardart._render_element(deck, element, 120, alone_path)
+        alone = cv2.imread(str(alone_path), cv2.IMREAD_UNCHANGED)
+        wrong = render_card(deck, other, 120)
+
+        def look(img):  # on white, same size, slightly blurred: 1-2 px crop jitter is fine
+            a = img[:, :, 3:4].astype(np.float32) / 255
+            flat = img[:, :, :3].astype(np.float32) * a + 255 * (1 - a)
+            return cv2.GaussianBlur(cv2.resize(flat, (64, 96), interpolation=cv2.INTER_AREA),
+                                    (0, 0), 1.5)
+
+        def diff(a, b):
+            return float(np.abs(look(a) - look(b)).mean())
+        assert diff(sheet, alone) < 15, (name, card)
+        assert diff(sheet, alone) < 0.5 * diff(sheet, wrong), (name, card)
 
 
 def test_cache_returns_identical_pixels_and_memo_is_bounded(tmp_path, monkeypatch):
