@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from engine.cards import parse_cards
+from engine.cards import RANKS, SUITS, Card, parse_cards
 from engine.errors import CardSyntaxError, RecordError
 from engine.events import (
     Attack,
@@ -92,3 +94,38 @@ def test_bad_event_lines_are_record_errors(obj: object, words: str) -> None:
 def test_unknown_card_text_is_a_card_syntax_error() -> None:
     with pytest.raises(CardSyntaxError):
         event_from_json({"seat": 0, "attack": ["1X"]})
+
+
+# ----- fuzz: parse -> serialize -> parse (python-chess fuzz/fen.py style) ----------------
+
+cards = st.builds(lambda r, s: Card.parse(r + s.value), st.sampled_from(RANKS),
+                  st.sampled_from(SUITS))
+card_tuples = st.lists(cards, min_size=1, max_size=6).map(tuple)
+seats = st.integers(0, 5)
+events = st.one_of(
+    st.builds(Play, seats, card_tuples),
+    st.builds(lambda s, n: Pass(s, n), seats, st.integers(1, 4)),
+    st.builds(lambda s, c: Pass(s, len(c), c), seats, card_tuples),
+    st.builds(Molodka, seats, card_tuples),
+    st.builds(Dummy, seats, card_tuples),
+    st.builds(Exchange, seats),
+    st.builds(Exchange, seats, cards, cards),
+    st.builds(Attack, seats, card_tuples),
+    st.builds(Defend, seats, st.lists(st.tuples(cards, cards), min_size=1, max_size=6)
+              .map(tuple)),
+    st.builds(Transfer, seats, card_tuples),
+    st.builds(Take, seats),
+    st.just(BoutBeaten()),
+    st.builds(Note, st.one_of(st.none(), seats), st.text(max_size=30)),
+)
+metas = st.builds(EventMeta, st.one_of(st.none(), st.floats(0, 1e6)),
+                  st.one_of(st.none(), st.integers(0, 10**9)),
+                  st.one_of(st.none(), st.floats(0, 1)))
+
+
+@given(events, metas)
+def test_fuzz_event_text_round_trip(event: object, meta: EventMeta) -> None:
+    text = json.dumps(event_to_json(event, meta))  # type: ignore[arg-type]
+    again, meta2 = event_from_json(json.loads(text))
+    assert again == event and meta2 == meta
+    assert json.dumps(event_to_json(again, meta2)) == text
