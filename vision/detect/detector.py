@@ -45,7 +45,7 @@ class DetectorConfig:
     min_card_frac: float = 0.025
     max_cards: int = 60
     min_support: float = 0.75
-    max_refine: int = 24
+    max_refine: int = 60
     with_patches: bool = True
 
 
@@ -99,7 +99,12 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         if not proposals.whole_quads([c], hull=False, coarse=False):
             rest.append(c)  # not plainly a card: also try it corner by corner
     first = [s for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.5]
-    whole = [_polish(ev, s.quad) for s in select.nms(first, 0.8)]
+    first = select.nms(first, 0.8)
+    whole = []
+    if first:
+        moved = g.order_quads(select.refine_many(ev, np.stack([s.quad for s in first])))
+        whole = [m if g.is_card_shaped(m, max_angle_dev=35.0) else s.quad
+                 for s, m in zip(first, moved)]
     scored = select.dedupe(select.score_many(ev, whole))
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
@@ -119,11 +124,14 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # Corner guesses ignore perspective: snap the promising ones onto the edges.
     hyps = select.dedupe([s for s in hyps if s.support >= 0.3])
     hyps.sort(key=lambda s: -s.support)
+    top = hyps[: config.max_refine]
     polished = []
-    for s in hyps[: config.max_refine]:
-        q = g.order_quad(select.refine(ev, s.quad))
-        r = select.score(ev, q) if g.is_card_shaped(q, max_angle_dev=35.0) else s
-        polished.append(r if r.support >= s.support else s)
+    if top:
+        moved = g.order_quads(select.refine_many(ev, np.stack([s.quad for s in top])))
+        rescored = select.score_many(ev, list(moved))
+        for s, q, r in zip(top, moved, rescored):
+            good = r.support >= s.support and g.is_card_shaped(q, max_angle_dev=35.0)
+            polished.append(r if good else s)
     pool = select.dedupe(scored + polished + hyps[config.max_refine:])
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
