@@ -21,10 +21,12 @@ from engine.simulate import observe, simulate
 
 CASES: list[tuple[str, int | None, dict[str, Any]]] = [
     ("kozel", None, {}),
+    ("kozel", None, {"balls_double_next": True}),
     ("kozel-trumps", None, {}),
     ("kozel-trumps", None, {"jack_of_clubs_declares": True}),
     ("vzetki", None, {}),
     ("vzetki", None, {"trump": "H"}),
+    ("vzetki", None, {"top_rank": 6}),
     ("vzetki-duo", None, {}),
     ("durak", 2, {}),
     ("durak", 4, {}),
