@@ -231,3 +231,46 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
             got = s.card[:-1] if s.card else None
             rep.ranks.add(rank, got, name)
     return rep
+
+
+def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int | None = None
+          ) -> dict[str, float]:
+    """The recognition part of `make bench`: prints a table, returns the key figures.
+
+    Rendered scenes of the held-out decks (8 cards, 40% overlapping), read from true
+    quads (the recogniser alone) and from detected ones (the whole chain); then the
+    real test photos (rank only).
+    """
+    import time
+
+    from vision.training.split import heldout_decks
+
+    clf = IndexClassifier.load()
+    decks = heldout_decks()
+    figures: dict[str, float] = {}
+    out(f"recognition on rendered scenes of held-out decks "
+        f"({', '.join(d.name for d in decks)}), {scenes} scenes x 8 cards:")
+    for mode in ("truth", "detect"):
+        t0 = time.perf_counter()
+        rep = evaluate_rendered(clf, decks, scenes, seed=1234, quads=mode)
+        out(f"  {mode + ' quads':12s} all        {rep.all.row()}")
+        out(f"  {'':12s} overlapped {rep.overlapped.row()}")
+        out(f"  {'':12s} backs read as a card: {rep.backs_read}/{rep.backs}; "
+            f"phantom cards: {rep.phantoms}  ({time.perf_counter() - t0:.0f} s)")
+        for ex in rep.all.wrong_examples[:5]:
+            out(f"      wrong: {ex}")
+        figures[f"rendered_{mode}_accuracy"] = rep.all.accuracy
+        figures[f"rendered_{mode}_wrong"] = rep.all.wrong_rate
+    if (REAL_PHOTOS / "images").is_dir():
+        t0 = time.perf_counter()
+        real = evaluate_real(clf, limit=real_limit)
+        out(f"real photos (images/test, rank only, {real.images} photos): "
+            f"{real.ranks.row()}  missed by detector {real.missed}  "
+            f"({time.perf_counter() - t0:.0f} s)")
+        for ex in real.ranks.wrong_examples[:5]:
+            out(f"      wrong: {ex}")
+        figures["real_accuracy"] = real.ranks.accuracy
+        figures["real_wrong"] = real.ranks.wrong_rate
+    else:
+        out(f"real photos: not found at {REAL_PHOTOS}")
+    return figures

@@ -141,12 +141,12 @@ class IndexClassifier:
             raise ModelMissing(p)
         net = cv2.dnn.readNetFromONNX(str(p))
         calib = Calibration.from_json(p.with_suffix(".json"))
-        enrolled = None
+        clf = cls(net, calib, p)
         if deck is not None:
             from vision.enroll import load_deck
 
-            enrolled = load_deck(deck)
-        return cls(net, calib, p, enrolled)
+            clf.deck = load_deck(deck).with_embeddings(clf)
+        return clf
 
     def forward(self, patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Raw network outputs: rank probs (N, 14), suit probs (N, 5), embeddings (N, D)."""

@@ -1,0 +1,86 @@
+"""`cardtable recognize` and `cardtable enroll` from the command line (real images, real
+detector, real model): the JSON line form, bad files, black frames, crowded frames."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cli import main
+from vision.recognize.classifier import DEFAULT_MODEL
+
+detect_mod = pytest.importorskip("vision.detect")
+scene = pytest.importorskip("vision.scene")
+pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model (make model)")
+
+DECK = "kde/standard"  # held out from training
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """A rendered table of 5 held-out cards (no overlaps), its truth, and bad files."""
+    d = tmp_path_factory.mktemp("cli")
+    rng = np.random.default_rng(7)
+    spec = scene.random_scene_spec(rng, [DECK], 5, overlap=0.0, face_down=0.0,
+                                   effects=0.3)
+    image, truth = scene.render_scene(spec, rng)
+    cv2.imwrite(str(d / "table.png"), image)
+    cv2.imwrite(str(d / "black.png"), np.zeros((480, 640, 3), np.uint8))
+    (d / "empty.jpg").write_bytes(b"")
+    ok, buf = cv2.imencode(".jpg", image)
+    (d / "cut.jpg").write_bytes(buf.tobytes()[:5000])
+    (d / "notes.jpg").write_text("not an image\n")
+    return d, {t.card for t in truth}
+
+
+def test_json_lines_one_per_image_errors_inline(table, capsys):
+    d, cards = table
+    paths = [d / "table.png", d / "empty.jpg", d / "black.png", d / "cut.jpg",
+             d / "notes.jpg"]
+    code = main(["recognize", "--json", *map(str, paths)])
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1  # some images failed
+    assert [line["image"] for line in lines] == list(map(str, paths))
+    good = lines[0]["cards"]
+    assert len(good) == 5
+    for c in good:
+        assert set(c) >= {"card", "confidence", "corners"} and len(c["corners"]) == 4
+    read = [c["card"] for c in good if c["card"] is not None]
+    assert set(read) <= cards  # never a wrong card
+    assert len(read) >= 4
+    assert "empty" in lines[1]["error"]
+    assert lines[2]["cards"] == [] and "black" in err
+    assert "truncated" in lines[3]["error"]
+    assert "error" in lines[4]
+
+
+def test_plain_output_and_success_exit_code(table, capsys):
+    d, _ = table
+    assert main(["recognize", str(d / "table.png")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{d / 'table.png'}: ")
+
+
+def test_a_frame_full_of_cards_does_not_crash(tmp_path, capsys):
+    rng = np.random.default_rng(11)
+    spec = scene.random_scene_spec(rng, [DECK], 30, overlap=0.6, face_down=0.2,
+                                   effects=0.5)
+    image, truth = scene.render_scene(spec, rng)
+    p = tmp_path / "crowd.jpg"
+    cv2.imwrite(str(p), image)
+    assert main(["recognize", "--json", str(p)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    truths = {t.card for t in truth if t.card}
+    assert {c["card"] for c in line["cards"] if c["card"]} <= truths
+
+
+def test_enroll_list_and_remove(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path))
+    assert main(["enroll", "--list"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["enroll", "--remove", "nope"]) == 1
+    assert "no enrolled deck named 'nope'" in capsys.readouterr().err
