@@ -5,7 +5,8 @@ game k+1 carries the match score after games 1..k in its optional `match` key (g
 has none). The score after a game is computed by the game module's
 `match_step(carried, result, options)` (its keys are documented in that module), so
 checking a match means checking each record and that every carried score follows from
-the previous one. A score may name `next_leader` (Kozel: who won the last trick leads
+the previous one (the first game's `match` is where the match starts: absent for a
+fresh match). A score may name `next_leader` (Kozel: who won the last trick leads
 the next game: the next header's `leader`) and `next_dealer` (else the deal passes
 clockwise); `over: true` ends the match.
 """
@@ -49,13 +50,18 @@ def simulate_match(
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
     max_games: int = 200,
+    start: dict[str, Any] | None = None,
 ) -> list[tuple[Header, list[Event]]]:
-    """Random legal games until the match is over (or `max_games`): [(header, events)]."""
+    """Random legal games until the match is over (or `max_games`): [(header, events)].
+
+    `start` is the score the first game carries (None: a fresh match; e.g.
+    `{"of": 8}` for an 8-round vzetki match).
+    """
     cls = find_game(game_name)
     n = players if players is not None else cls.min_players
     dealer: int = rng.randrange(n)
     leader: int | None = None
-    carried: dict[str, Any] | None = None
+    carried: dict[str, Any] | None = start
     games: list[tuple[Header, list[Event]]] = []
     for _ in range(max_games):
         header = cls.deal(rng, players=players, dealer=dealer, options=dict(options or {}))
@@ -100,7 +106,7 @@ def check_match(paths: Sequence[str | os.PathLike[str]]) -> CheckOutcome:
         if header is not None:
             if score is not None and score.get("over"):
                 problem = "the match was already over"
-            elif header.match != carried:
+            elif k > 0 and header.match != carried:
                 problem = (f"header 'match' is {header.match!r}, the previous games give "
                            f"{carried!r}")
             elif expect_leader is not None and header.leader != expect_leader:

@@ -46,6 +46,8 @@ def register(subparsers: Any) -> None:
     match.add_argument("files", nargs="*", help="records of one match, in order")
     _sim_args(match, required=False)
     match.add_argument("--max-games", type=int, default=200)
+    match.add_argument("--start", type=_json_object, default=None,
+                       help='the score the first game carries, e.g. \'{"of": 8}\'')
     match.add_argument("-d", "--directory", help="where --game writes game_NNN.jsonl")
     match.set_defaults(func=run_match)
 
@@ -116,7 +118,7 @@ def run_match(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     try:
         games = m.simulate_match(args.game, rng, players=args.players, options=args.options,
-                                 max_games=args.max_games)
+                                 max_games=args.max_games, start=args.start)
     except RecordError as exc:
         print(f"cardtable match: {exc}", file=sys.stderr)
         return 2

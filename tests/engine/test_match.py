@@ -66,6 +66,14 @@ def test_kozel_match_next_leader_is_last_trick_winner(tmp_path: Path) -> None:
     assert max(games[-1][0].match["defeat"]) < 12 if games[-1][0].match else True
 
 
+def test_a_match_may_start_from_a_carried_score(tmp_path: Path) -> None:
+    games = simulate_match("vzetki", random.Random(6), start={"of": 8})
+    assert len(games) == 8 and games[0][0].match == {"of": 8}
+    outcome = check_match(write_games(tmp_path, games))
+    assert outcome.exit_code == 0 and outcome.output["score"]["rounds"] == 8
+    assert sum(outcome.output["score"]["tricks"]) == 80
+
+
 def test_tampered_score_is_reported_at_line_1_of_that_file(tmp_path: Path) -> None:
     games = simulate_match("vzetki", random.Random(4))
     h3, e3 = games[2]
@@ -116,3 +124,5 @@ def test_cli_match_simulates_and_checks(tmp_path: Path, capsys: pytest.CaptureFi
     assert json.loads(capsys.readouterr().out)["ok"] is True
     assert main(["match", files[0], files[2]]) == 1
     assert json.loads(capsys.readouterr().out)["rule"] == "match.score"
+    assert main(["match", "--game", "vzetki", "--seed", "1", "--start", '{"of": 2}']) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
