@@ -39,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     enr.add_argument("--source", default="opencv:0", metavar="URL",
                      help="camera or file source, e.g. picamera2:0, opencv:0, "
                           "file:DIR/ (default opencv:0)")
-    enr.add_argument("--cards", choices=["52", "36", "32", "40"], default="52",
-                     help="which cards the deck has: 52, 36 (6..A), 32 (7..A) or "
-                          "40 (children's 1..10); default 52")
+    enr.add_argument("--cards", default="52", metavar="SET",
+                     help="which cards the deck has: 52, 36 (6..A), 32 (7..A), "
+                          "40 (children's 1..10), or a list like AS,KH,10D; default 52")
     enr.add_argument("--steady", type=int, default=3, metavar="N",
                      help="frames a card must lie still before it is captured (default 3)")
     enr.add_argument("--model", metavar="ONNX", help="use another model file")
@@ -121,9 +121,14 @@ def _enroll(args: argparse.Namespace) -> int:
     from vision import enroll
     from vision.recognize.reader import default_detector
 
+    cards: str | tuple[str, ...] = args.cards
+    if cards not in enroll.CARD_SETS:
+        from vision.cardart import parse_card
+
+        cards = tuple("".join(parse_card(c)) for c in args.cards.split(",") if c.strip())
     frames = _open_frames(args.source)
     try:
-        enroll.enrol(args.deck, frames, detect=default_detector(), cards=args.cards,
+        enroll.enrol(args.deck, frames, detect=default_detector(), cards=cards,
                      prompt=lambda m: print(m, flush=True), steady=args.steady,
                      source=args.source)
     finally:

@@ -84,3 +84,41 @@ def test_enroll_list_and_remove(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out == ""
     assert main(["enroll", "--remove", "nope"]) == 1
     assert "no enrolled deck named 'nope'" in capsys.readouterr().err
+
+
+def test_enroll_from_a_folder_of_frames_then_recognize_with_the_deck(tmp_path, monkeypatch,
+                                                                        capsys):
+    """`cardtable enroll --source file:DIR/` walks the prompts through real image files
+    (a Russian-pattern deck the network never trained on); the deck is then listed and
+    used by `recognize --deck`."""
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path / "data"))
+    cards = ["AS", "KD", "QC", "JH", "7S"]
+    rng = np.random.default_rng(21)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    renderer = scene.SceneRenderer()
+    shots = []
+    for i, card in enumerate(cards + cards):  # the first five to enrol, then five to read
+        spec = scene.random_scene_spec(rng, ["gnome/Атласные"], 1, cards=[card],
+                                       overlap=0.0, face_down=0.0, size=(640, 480),
+                                       effects=0.3)
+        image, _ = renderer.render(spec, rng)
+        if i < len(cards):
+            for k in range(3):
+                cv2.imwrite(str(frames / f"{i:02d}_{k}.png"), image)
+        else:
+            shots.append(tmp_path / f"shot_{card}.png")
+            cv2.imwrite(str(shots[-1]), image)
+    code = main(["enroll", "--deck", "atlas", "--source", f"file:{frames}/",
+                 "--cards", ",".join(cards)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "[1/5] show the ace of spades" in out and "enrolled" in out
+    assert main(["enroll", "--list"]) == 0
+    assert capsys.readouterr().out.startswith("atlas\t5 cards")
+    assert main(["recognize", "--json", "--deck", "atlas", *map(str, shots)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    got = [[c["card"] for c in line["cards"] if c["card"]] for line in lines]
+    assert all(g in ([], [card]) for g, card in zip(got, cards))  # never wrong
+    assert sum(g == [card] for g, card in zip(got, cards)) >= 4
+    assert main(["enroll", "--remove", "atlas"]) == 0
