@@ -45,7 +45,7 @@ class DetectorConfig:
     min_card_frac: float = 0.025
     max_cards: int = 60
     min_support: float = 0.75
-    max_refine: int = 60
+    max_refine: int = 100
     with_patches: bool = True
 
 
