@@ -12,8 +12,8 @@ import pytest
 
 from vision.cardart import find_deck, list_decks, render_card
 from vision.recognize.patch import PATCH_SIZE, extract_index_patches
-from vision.scene import (CameraSpec, CardPlacement, LightSpec, SceneRenderer, SceneSpec,
-                          TableStyle, random_scene_spec, render_scene)
+from vision.scene import (CameraSpec, CardPlacement, Distractor, DistractorShape, LightSpec,
+                          SceneRenderer, SceneSpec, TableStyle, random_scene_spec, render_scene)
 
 pytestmark = pytest.mark.skipif(not list_decks(), reason="card art packages not installed")
 
@@ -26,10 +26,10 @@ def renderer() -> SceneRenderer:
     return SceneRenderer()
 
 
-def _spec(cards, *, tilt=0.0, roll=0.0, table=TableStyle.FELT_GREEN, light=FLAT):
+def _spec(cards, *, tilt=0.0, roll=0.0, table=TableStyle.FELT_GREEN, light=FLAT, **kw):
     return SceneSpec(cards=tuple(cards), size=(640, 480), table=table, table_seed=3,
                      camera=CameraSpec(px_per_mm=1.8, tilt_deg=tilt, roll_deg=roll),
-                     light=light)
+                     light=light, **kw)
 
 
 def _mask(quad, shape, grow=0.0):
@@ -41,12 +41,17 @@ def _mask(quad, shape, grow=0.0):
     return m.astype(bool)
 
 
-@pytest.mark.parametrize("tilt,roll", [(0, 0), (30, 15), (20, -70)])
-def test_corners_match_the_drawn_card(renderer, tilt, roll):
+@pytest.mark.parametrize("tilt,roll,stretch,table", [
+    (0, 0, 1.0, TableStyle.FELT_GREEN), (30, 15, 1.0, TableStyle.CARPET),
+    (20, -70, 1.0, TableStyle.WOOD), (10, 40, 0.75, TableStyle.CLOTH_LIGHT)])
+def test_corners_match_the_drawn_card(renderer, tilt, roll, stretch, table):
     card = CardPlacement(DECK, "QS", x_mm=10, y_mm=-5, angle_deg=33)
-    bare, _ = render_scene(_spec([], tilt=tilt, roll=roll), np.random.default_rng(0), renderer)
-    img, truth = render_scene(_spec([card], tilt=tilt, roll=roll), np.random.default_rng(0),
-                              renderer)
+    paper = Distractor(DistractorShape.PAPER, x_mm=-90, y_mm=40, size_mm=60, aspect=1.4,
+                       colour=(240, 240, 235))
+    kw = dict(tilt=tilt, roll=roll, stretch_x=stretch, table=table, distractors=(paper,))
+    bare, _ = render_scene(_spec([], **kw), np.random.default_rng(0), renderer)
+    img, truth = render_scene(_spec([card], **kw), np.random.default_rng(0), renderer)
+    assert img.shape == bare.shape == (480, round(640 * stretch), 3)
     changed = np.abs(img.astype(int) - bare.astype(int)).max(axis=2) > 12
     (t,) = truth
     inside = _mask(t.corners, img.shape, grow=-0.06)   # clear of the rounded corners
@@ -134,7 +139,9 @@ def test_same_seed_same_scene_other_seed_other_scene(renderer):
 def test_random_scenes_keep_cards_in_frame_and_distinct(renderer, seed):
     rng = np.random.default_rng(seed)
     spec = random_scene_spec(rng, ["gnome/anglo", "kde/standard"], 8, overlap=0.0,
-                             face_down=0.2, size=(1280, 720), px_per_mm=(1.3, 1.8))
+                             face_down=0.2, size=(1280, 720), px_per_mm=(1.3, 1.8),
+                             distractors=1.0)
+    assert spec.distractors
     img, truth = render_scene(spec, rng, renderer)
     assert img.shape == (720, 1280, 3) and img.dtype == np.uint8
     labels = [t.card for t in truth if t.card]

@@ -6,11 +6,13 @@ draws it and returns `(image BGR, [CardTruth, ...])`. See spec.py for the data.
 
 from vision.scene.layout import random_camera, random_light, random_scene_spec
 from vision.scene.render import ART_HEIGHTS, SceneRenderer, render_scene
-from vision.scene.spec import (CARD_HEIGHT_MM, CameraSpec, CardPlacement, CardTruth, Glare,
-                               IndexRegion, LightSpec, SceneSpec, TableStyle)
+from vision.scene.spec import (CARD_HEIGHT_MM, CameraSpec, CardPlacement, CardTruth,
+                               Distractor, DistractorShape, Glare, IndexRegion, LightSpec,
+                               SceneSpec, TableStyle)
 
 __all__ = [
-    "ART_HEIGHTS", "CARD_HEIGHT_MM", "CameraSpec", "CardPlacement", "CardTruth", "Glare",
+    "ART_HEIGHTS", "CARD_HEIGHT_MM", "CameraSpec", "CardPlacement", "CardTruth", "Distractor",
+    "DistractorShape", "Glare",
     "IndexRegion", "LightSpec", "SceneRenderer", "SceneSpec", "TableStyle", "random_camera",
     "random_light", "random_scene_spec", "render_scene",
 ]

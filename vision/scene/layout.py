@@ -16,8 +16,8 @@ import numpy as np
 
 from vision.cardart import ALL_CARDS, DeckArt
 from vision.scene.camera import project, table_to_image
-from vision.scene.spec import (CARD_HEIGHT_MM, CameraSpec, CardPlacement, Glare, LightSpec,
-                               SceneSpec, TableStyle)
+from vision.scene.spec import (CARD_HEIGHT_MM, CameraSpec, CardPlacement, Distractor,
+                               DistractorShape, Glare, LightSpec, SceneSpec, TableStyle)
 
 #: Width used for layout only (true width comes from each deck's art when drawn).
 _W_MM = 63.0
@@ -83,7 +83,7 @@ def random_light(rng: np.random.Generator, size: tuple[int, int],
                                aspect=float(rng.uniform(1.0, 3.0)),
                                angle_deg=float(rng.uniform(0, 180))))
     return LightSpec(warmth=float(rng.uniform(-1, 1)) * effects,
-                     brightness=float(1 + rng.uniform(-0.35, 0.2) * effects),
+                     brightness=float(1 + rng.uniform(-0.35, 0.35) * effects),
                      gradient=float(rng.uniform(0, 0.6)) * effects,
                      gradient_deg=float(rng.uniform(0, 360)),
                      vignette=float(rng.uniform(0, 0.7)) * effects,
@@ -97,14 +97,17 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
                       size: tuple[int, int] = (1280, 720), cards: Sequence[str] = ALL_CARDS,
                       table: TableStyle | None = None, effects: float = 1.0,
                       px_per_mm: tuple[float, float] = (1.3, 2.6),
-                      max_tilt_deg: float = 35.0, mix_decks: bool = False) -> SceneSpec:
+                      max_tilt_deg: float = 35.0, mix_decks: bool = False,
+                      distractors: float = 0.3, stretch: float = 0.0) -> SceneSpec:
     """A random scene of `n_cards` distinct cards from one of `decks`.
 
     `overlap` is the chance that a card is laid on an earlier one (half Durak-style
     across it, half fanned beside it); `face_down` the chance it shows its back;
     `effects` scales blur, noise, JPEG, glare and uneven light (0 = a clean frame);
     `mix_decks` draws each card's deck separately. Card labels are drawn from `cards`
-    (e.g. a 36-card subset); n_cards above its size is clipped.
+    (e.g. a 36-card subset); n_cards above its size is clipped. `distractors` is the
+    chance of 1-3 non-card objects on the table (paper notes among them); `stretch`
+    the largest non-uniform resize (0.2: width scaled by 0.8..1.2).
     """
     names = [d if isinstance(d, str) else d.name for d in decks]
     if not names:
@@ -141,6 +144,20 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
         placed.append(CardPlacement(deck=deck, card=None if down else str(label), x_mm=x,
                                     y_mm=y, angle_deg=ang, lift_mm=lift))
     e = effects
+    things: list[Distractor] = []
+    if rng.random() < distractors:
+        for _ in range(int(rng.integers(1, 4))):
+            x, y = box.sample(rng)
+            shape = list(DistractorShape)[int(rng.integers(len(DistractorShape)))]
+            paper = shape is DistractorShape.PAPER
+            colour = (tuple(int(v) for v in rng.integers(215, 252, 3)) if paper
+                      else tuple(int(v) for v in rng.integers(10, 240, 3)))
+            things.append(Distractor(
+                shape=shape, x_mm=x, y_mm=y,
+                size_mm=float(rng.uniform(50, 75) if paper else rng.uniform(25, 160)),
+                angle_deg=float(rng.uniform(0, 360)), colour=colour,  # type: ignore[arg-type]
+                aspect=float(rng.uniform(1.2, 1.6) if paper else rng.uniform(0.3, 1.0)),
+                seed=int(rng.integers(2 ** 31))))
     return SceneSpec(
         cards=tuple(placed), size=size,
         table=table or list(TableStyle)[int(rng.integers(len(TableStyle)))],
@@ -149,7 +166,9 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
         motion_px=float(rng.uniform(2, 7)) * e if rng.random() < 0.15 * e else 0.0,
         motion_deg=float(rng.uniform(0, 180)),
         noise_sigma=float(rng.uniform(0, 6)) * e,
-        jpeg_quality=int(rng.integers(35, 96)) if rng.random() < 0.7 * e else None)
+        jpeg_quality=int(rng.integers(35, 96)) if rng.random() < 0.7 * e else None,
+        distractors=tuple(things),
+        stretch_x=float(1 + rng.uniform(-stretch, stretch)) if stretch > 0 else 1.0)
 
 
 def _overlap_area(poly: np.ndarray, others: list[np.ndarray]) -> float:

@@ -9,6 +9,7 @@ and visibility from a z-buffer of card ids, so they agree with the pixels exactl
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -17,8 +18,8 @@ import numpy as np
 from vision.cardart import ArtCache, DeckArt, find_deck
 from vision.recognize.patch import INDEX_BOX
 from vision.scene.camera import project, table_to_image
-from vision.scene.spec import (CARD_HEIGHT_MM, CardPlacement, CardTruth, IndexRegion,
-                               LightSpec, SceneSpec)
+from vision.scene.spec import (CARD_HEIGHT_MM, CardPlacement, CardTruth, Distractor,
+                               DistractorShape, IndexRegion, LightSpec, SceneSpec)
 from vision.scene.texture import render_table
 from vision.types import Quad
 
@@ -50,6 +51,8 @@ class SceneRenderer:
         hom = table_to_image(spec.camera, spec.size)
         img = render_table(spec.table, spec.table_seed, hom, spec.size)
         labels = np.full((h, w), -1, dtype=np.int16)
+        for d in spec.distractors:
+            _draw_distractor(img, d, hom, spec.light)
         placed: list[tuple[CardPlacement, np.ndarray, float, float]] = []
         for z, card in enumerate(spec.cards):
             quad, art_w_mm = self._draw_card(img, labels, z, card, hom, spec.light)
@@ -57,6 +60,11 @@ class SceneRenderer:
         img = _finish(img, spec, rng)
         truth = [_truth(z, c, q, wmm, hmm, hom, labels)
                  for z, (c, q, wmm, hmm) in enumerate(placed)]
+        if abs(spec.stretch_x - 1.0) > 1e-6:
+            sx = max(1, round(w * spec.stretch_x)) / w
+            img = cv2.resize(img, (max(1, round(w * spec.stretch_x)), h),
+                             interpolation=cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR)
+            truth = [_stretched(t, sx) for t in truth]
         return img, truth
 
     def _draw_card(self, img: np.ndarray, labels: np.ndarray, z: int, card: CardPlacement,
@@ -127,12 +135,64 @@ def _bbox(quad: np.ndarray, w: int, h: int, pad: int = 2) -> tuple[int, int, int
     return x0, y0, x1, y1
 
 
+def _stretched(t: CardTruth, sx: float) -> CardTruth:
+    def q(points: Quad) -> Quad:
+        return _as_quad(np.array(points) * [sx, 1.0])
+    return dataclasses.replace(
+        t, corners=q(t.corners),
+        index_regions=tuple(dataclasses.replace(r, quad=q(r.quad)) for r in t.index_regions))
+
+
+def _distractor_outline(d: Distractor) -> np.ndarray:
+    """The outline of a distractor in table mm."""
+    rng = np.random.default_rng(d.seed)
+    if d.shape is DistractorShape.PAPER:
+        hw, hh = d.size_mm / 2, d.size_mm * d.aspect / 2
+        local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+    elif d.shape is DistractorShape.ELLIPSE:
+        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        local = np.column_stack([np.cos(t) * d.size_mm / 2, np.sin(t) * d.size_mm * d.aspect / 2])
+    else:
+        n = int(rng.integers(5, 10))
+        t = np.sort(rng.uniform(0, 2 * np.pi, n))
+        r = d.size_mm / 2 * rng.uniform(0.5, 1.0, n)
+        local = np.column_stack([np.cos(t) * r, np.sin(t) * r * d.aspect])
+    a = math.radians(d.angle_deg)
+    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    return local @ rot + [d.x_mm, d.y_mm]
+
+
+def _draw_distractor(img: np.ndarray, d: Distractor, hom: np.ndarray, light: LightSpec) -> None:
+    """Draw a non-card object on the table, with a soft shadow and a little shading."""
+    poly = project(hom, _distractor_outline(d))
+    _shadow_poly(img, poly, 1.0, light)
+    x0, y0, x1, y1 = _bbox(poly, img.shape[1], img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 1.0,
+                 lineType=cv2.LINE_AA, shift=4)
+    rng = np.random.default_rng(d.seed + 1)
+    colour = np.array(d.colour, np.float32)
+    # a linear shading across the object, so it is not a flat cut-out
+    gy, gx = np.mgrid[0:y1 - y0, 0:x1 - x0].astype(np.float32)
+    g = rng.uniform(-1, 1, 2).astype(np.float32) / max(x1 - x0, y1 - y0)
+    shade = 1.0 + 0.25 * (gx * g[0] + gy * g[1])
+    layer = shade[..., None] * colour[None, None, :]
+    m = mask[..., None]
+    img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - m) + layer * m
+
+
 def _shadow(img: np.ndarray, quad: np.ndarray, card: CardPlacement, light: LightSpec) -> None:
     """Darken the table (and cards below) where this card's soft shadow falls."""
+    _shadow_poly(img, quad, card.lift_mm, light)
+
+
+def _shadow_poly(img: np.ndarray, quad: np.ndarray, lift_mm: float, light: LightSpec) -> None:
     if light.shadow <= 0:
         return
-    size = float(np.linalg.norm(quad[2] - quad[0]))
-    reach = size * (0.012 + 0.01 * card.lift_mm)
+    size = float(np.linalg.norm(quad.max(axis=0) - quad.min(axis=0)))
+    reach = size * (0.012 + 0.01 * lift_mm)
     a = math.radians(light.shadow_deg)
     offset = np.array([math.cos(a), -math.sin(a)]) * reach
     sigma = max(1.0, size * 0.012)
@@ -142,8 +202,8 @@ def _shadow(img: np.ndarray, quad: np.ndarray, card: CardPlacement, light: Light
     if x1 <= x0 or y1 <= y0:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-    cv2.fillConvexPoly(mask, np.round((q - [x0, y0]) * 16).astype(np.int32), 1.0,
-                       lineType=cv2.LINE_AA, shift=4)
+    cv2.fillPoly(mask, [np.round((q - [x0, y0]) * 16).astype(np.int32)], 1.0,
+                 lineType=cv2.LINE_AA, shift=4)
     mask = cv2.GaussianBlur(mask, (0, 0), sigma)
     img[y0:y1, x0:x1] *= (1.0 - 0.45 * min(1.0, light.shadow) * mask)[..., None]
 

@@ -24,6 +24,8 @@ class TableStyle(enum.Enum):
     CLOTH_LIGHT = "cloth-light"
     CLOTH_DARK = "cloth-dark"
     WOOD = "wood"
+    CARPET = "carpet"
+    """Coarse, high-contrast pile: the hard background of many real phone photos."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,28 @@ class LightSpec:
     shadow_deg: float = -60.0
 
 
+class DistractorShape(enum.Enum):
+    ELLIPSE = "ellipse"
+    POLYGON = "polygon"
+    PAPER = "paper"
+    """A plain light rectangle about card size: a note, a score pad (not a card!)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Distractor:
+    """Something on the table that is not a card (drawn under the cards), in table mm."""
+
+    shape: DistractorShape
+    x_mm: float
+    y_mm: float
+    size_mm: float
+    angle_deg: float = 0.0
+    colour: tuple[int, int, int] = (128, 128, 128)
+    #: Polygon irregularity / ellipse and paper aspect.
+    aspect: float = 1.0
+    seed: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class SceneSpec:
     """Everything needed to draw one frame, cards listed bottom first."""
@@ -108,6 +132,10 @@ class SceneSpec:
     noise_sigma: float = 0.0
     #: JPEG quality 1..100, or None to skip compression.
     jpeg_quality: int | None = None
+    distractors: tuple[Distractor, ...] = ()
+    #: Non-uniform resize of the finished image: width x `stretch_x` (phones and
+    #: viewers do it); truth is stretched with it. The image is then not `size`.
+    stretch_x: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,18 @@ def _wood(rng: np.random.Generator, shape: tuple[int, int], mm: float) -> _Tex:
     return t.astype(np.float32), shade.astype(np.float32), light, dark
 
 
+def _carpet(rng: np.random.Generator, shape: tuple[int, int], mm: float) -> _Tex:
+    base = _colour(rng, [(120, 140, 160), (90, 110, 130), (150, 160, 170), (70, 80, 90),
+                         (110, 120, 110), (60, 70, 110)], 0.15)
+    other = base * float(rng.uniform(0.45, 0.7))
+    # tufts: fine high-contrast speckle, clumped by a slightly coarser field
+    fine = _smooth(rng, shape, max(1.5, 1.2 * mm)) + 0.5 * _grain(rng, shape, 1.0)
+    clumps = _smooth(rng, shape, max(2.0, 4.0 * mm))
+    mix = np.clip(0.5 + 0.35 * fine + 0.35 * clumps, 0.0, 1.0).astype(np.float32)
+    shade = (1.0 + 0.08 * _smooth(rng, shape, 120 / mm)).astype(np.float32)
+    return mix, shade, base, other
+
+
 def render_table(style: TableStyle, seed: int, hom: np.ndarray,
                  size: tuple[int, int]) -> np.ndarray:
     """The bare table as seen by the camera: BGR float32 image of `size`."""
@@ -113,6 +125,8 @@ def render_table(style: TableStyle, seed: int, hom: np.ndarray,
         mix, shade, c0, c1 = _felt(rng, shape, mm)
     elif style is TableStyle.WOOD:
         mix, shade, c0, c1 = _wood(rng, shape, mm)
+    elif style is TableStyle.CARPET:
+        mix, shade, c0, c1 = _carpet(rng, shape, mm)
     else:
         mix, shade, c0, c1 = _cloth(rng, shape, mm, light=style is TableStyle.CLOTH_LIGHT)
     # texture pixel (u, v) -> table (x0 + u/mm, y0 + v/mm)
