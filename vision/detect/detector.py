@@ -42,7 +42,7 @@ class DetectorConfig:
     `with_patches`: cut index patches (the pipeline needs them; recall tests don't).
     """
 
-    min_card_frac: float = 0.025
+    min_card_frac: float = 0.04
     max_cards: int = 60
     min_support: float = 0.75
     max_refine: int = 100
@@ -98,7 +98,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         whole.extend(qs)
         if not proposals.whole_quads([c], hull=False, coarse=False):
             rest.append(c)  # not plainly a card: also try it corner by corner
-    first = [s for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.5]
+    first = [s for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.3]
     first = select.nms(first, 0.8)
     whole = []
     if first:
