@@ -19,6 +19,10 @@ from vision.scene.camera import project, table_to_image
 from vision.scene.spec import (CARD_HEIGHT_MM, CameraSpec, CardPlacement, Distractor,
                                DistractorShape, Glare, LightSpec, SceneSpec, TableStyle)
 
+#: Tables drawn from by default (CARPET is opt-in: `tables=list(TableStyle)`).
+DEFAULT_TABLES = (TableStyle.FELT_GREEN, TableStyle.CLOTH_LIGHT, TableStyle.CLOTH_DARK,
+                  TableStyle.WOOD)
+
 #: Width used for layout only (true width comes from each deck's art when drawn).
 _W_MM = 63.0
 
@@ -72,7 +76,8 @@ def random_camera(rng: np.random.Generator, size: tuple[int, int],
 
 
 def random_light(rng: np.random.Generator, size: tuple[int, int],
-                 effects: float = 1.0) -> LightSpec:
+                 effects: float = 1.0, brightness: tuple[float, float] = (0.65, 1.2)
+                 ) -> LightSpec:
     """Warm or cold light, uneven, sometimes with glare; `effects` 0 gives flat light."""
     glare: list[Glare] = []
     if rng.random() < 0.45 * effects:
@@ -83,7 +88,7 @@ def random_light(rng: np.random.Generator, size: tuple[int, int],
                                aspect=float(rng.uniform(1.0, 3.0)),
                                angle_deg=float(rng.uniform(0, 180))))
     return LightSpec(warmth=float(rng.uniform(-1, 1)) * effects,
-                     brightness=float(1 + rng.uniform(-0.35, 0.35) * effects),
+                     brightness=float(1 + (rng.uniform(*brightness) - 1) * effects),
                      gradient=float(rng.uniform(0, 0.6)) * effects,
                      gradient_deg=float(rng.uniform(0, 360)),
                      vignette=float(rng.uniform(0, 0.7)) * effects,
@@ -98,7 +103,9 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
                       table: TableStyle | None = None, effects: float = 1.0,
                       px_per_mm: tuple[float, float] = (1.3, 2.6),
                       max_tilt_deg: float = 35.0, mix_decks: bool = False,
-                      distractors: float = 0.3, stretch: float = 0.0) -> SceneSpec:
+                      distractors: float = 0.0, stretch: float = 0.0,
+                      brightness: tuple[float, float] = (0.65, 1.2),
+                      tables: Sequence[TableStyle] = DEFAULT_TABLES) -> SceneSpec:
     """A random scene of `n_cards` distinct cards from one of `decks`.
 
     `overlap` is the chance that a card is laid on an earlier one (half Durak-style
@@ -107,7 +114,11 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
     `mix_decks` draws each card's deck separately. Card labels are drawn from `cards`
     (e.g. a 36-card subset); n_cards above its size is clipped. `distractors` is the
     chance of 1-3 non-card objects on the table (paper notes among them); `stretch`
-    the largest non-uniform resize (0.2: width scaled by 0.8..1.2).
+    the largest non-uniform resize (0.2: width scaled by 0.8..1.2); `brightness` the
+    exposure range ((0.65, 1.35) also washes cards out as phone photos do). The new
+    options default to off so that a seed keeps giving the scenes it gave before;
+    training wants e.g. distractors=0.3, stretch=0.15, brightness=(0.6, 1.35),
+    tables=list(TableStyle) (adds carpet).
     """
     names = [d if isinstance(d, str) else d.name for d in decks]
     if not names:
@@ -145,7 +156,7 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
                                     y_mm=y, angle_deg=ang, lift_mm=lift))
     e = effects
     things: list[Distractor] = []
-    if rng.random() < distractors:
+    if distractors > 0 and rng.random() < distractors:
         for _ in range(int(rng.integers(1, 4))):
             x, y = box.sample(rng)
             shape = list(DistractorShape)[int(rng.integers(len(DistractorShape)))]
@@ -160,8 +171,9 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
                 seed=int(rng.integers(2 ** 31))))
     return SceneSpec(
         cards=tuple(placed), size=size,
-        table=table or list(TableStyle)[int(rng.integers(len(TableStyle)))],
-        table_seed=int(rng.integers(2 ** 31)), camera=cam, light=random_light(rng, size, e),
+        table=table or tables[int(rng.integers(len(tables)))],
+        table_seed=int(rng.integers(2 ** 31)), camera=cam,
+        light=random_light(rng, size, e, brightness),
         blur_sigma=float(rng.uniform(0, 1.3)) * e if rng.random() < 0.7 else 0.0,
         motion_px=float(rng.uniform(2, 7)) * e if rng.random() < 0.15 * e else 0.0,
         motion_deg=float(rng.uniform(0, 180)),
