@@ -1,7 +1,9 @@
 """Synthetic card-table scenes with exact ground truth (training, tests, end-to-end).
 
 `random_scene_spec(rng, decks, n_cards, ...)` invents a scene; `render_scene(spec, rng)`
-draws it and returns `(image BGR, [CardTruth, ...])`. See spec.py for the data.
+draws it and returns `(image BGR, [CardTruth, ...])`. See spec.py for the data, and
+vision.scene.game for scripted layouts (Durak bouts, tricks, face-down passes) rendered
+as a sequence of frames for end-to-end tests.
 """
 
 from vision.scene.layout import random_camera, random_light, random_scene_spec
