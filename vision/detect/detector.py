@@ -45,7 +45,7 @@ class DetectorConfig:
     min_card_frac: float = 0.04
     max_cards: int = 60
     min_support: float = 0.75
-    max_refine: int = 100
+    max_refine: int = 50
     with_patches: bool = True
 
 
@@ -103,8 +103,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     whole = []
     if first:
         moved = g.order_quads(select.refine_many(ev, np.stack([s.quad for s in first])))
-        whole = [m if g.is_card_shaped(m, max_angle_dev=35.0) else s.quad
-                 for s, m in zip(first, moved)]
+        shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
+        whole = [m if ok else s.quad for s, m, ok in zip(first, moved, shaped)]
     scored = select.dedupe(select.score_many(ev, whole))
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
@@ -129,9 +129,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     if top:
         moved = g.order_quads(select.refine_many(ev, np.stack([s.quad for s in top])))
         rescored = select.score_many(ev, list(moved))
-        for s, q, r in zip(top, moved, rescored):
-            good = r.support >= s.support and g.is_card_shaped(q, max_angle_dev=35.0)
-            polished.append(r if good else s)
+        shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
+        for s, r, ok in zip(top, rescored, shaped):
+            polished.append(r if ok and r.support >= s.support else s)
     pool = select.dedupe(scored + polished + hyps[config.max_refine:])
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards

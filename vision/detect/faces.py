@@ -35,7 +35,9 @@ def paper_share(card: np.ndarray) -> float:
     mx_c = inner.max(axis=2)
     # The card's own white: a high percentile of the whole card's brightness,
     # margin included (backs usually keep a white margin).
-    ref = float(np.percentile(card.min(axis=2), 97))
+    mins = card.min(axis=2).ravel()
+    k = int(len(mins) * 0.97)
+    ref = float(np.partition(mins, k)[k])
     if ref < 40:
         return 0.0
     paper = (mn >= 0.72 * ref) & ((mx_c - mn) <= 0.25 * ref + 12)

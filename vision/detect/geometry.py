@@ -126,6 +126,24 @@ def is_card_shaped(q: np.ndarray, *, max_angle_dev: float = 28.0) -> bool:
     return ASPECT_MIN <= aspect(q) <= ASPECT_MAX
 
 
+def card_shaped_many(qs: np.ndarray, *, max_angle_dev: float = 28.0) -> np.ndarray:
+    """`is_card_shaped` for many quads (N, 4, 2) at once."""
+    q = np.asarray(qs, dtype=np.float64)
+    if len(q) == 0:
+        return np.zeros(0, dtype=bool)
+    prev = np.roll(q, 1, axis=1) - q
+    nxt = np.roll(q, -1, axis=1) - q
+    cross = prev[..., 0] * nxt[..., 1] - prev[..., 1] * nxt[..., 0]
+    convex = (np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1))
+    cos = (prev * nxt).sum(-1) / (np.linalg.norm(prev, axis=-1) * np.linalg.norm(nxt, axis=-1) + 1e-9)
+    ang = np.degrees(np.arccos(np.clip(cos, -1, 1)))
+    right = np.all(np.abs(ang - 90.0) <= max_angle_dev, axis=1)
+    e = np.linalg.norm(q[:, [1, 2, 3, 0]] - q, axis=2)
+    a, b = (e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2
+    asp = np.maximum(a, b) / np.maximum(np.minimum(a, b), 1e-9)
+    return convex & right & (asp >= ASPECT_MIN) & (asp <= ASPECT_MAX)
+
+
 def quad_area(q: np.ndarray) -> float:
     return abs(signed_area(as_array(q)))
 

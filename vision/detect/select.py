@@ -109,7 +109,7 @@ def refine_many(ev: Evidence, quads: np.ndarray, reach: float = 4.0) -> np.ndarr
     h = len(q)
     if h == 0:
         return q
-    n = 24
+    n = 16
     t = np.linspace(0.12, 0.88, n, dtype=np.float32)[None, None, :, None]
     a, b = q[:, :, None, :], q[:, [1, 2, 3, 0]][:, :, None, :]
     pts = a * (1 - t) + b * t  # (H, 4, n, 2)
@@ -117,7 +117,7 @@ def refine_many(ev: Evidence, quads: np.ndarray, reach: float = 4.0) -> np.ndarr
     # Normals point into the card (clockwise quad, y down).
     normals = np.stack([-d[..., 1], d[..., 0]], axis=-1)
     normals /= np.linalg.norm(normals, axis=-1, keepdims=True) + 1e-9  # (H, 4, 2)
-    offs = np.linspace(-reach, reach, int(4 * reach) + 1, dtype=np.float32)
+    offs = np.linspace(-reach, reach, int(2 * reach) * 2 + 1, dtype=np.float32)
     cand = pts[:, :, :, None, :] + offs[None, None, None, :, None] * normals[:, :, None, None, :]
     flat = cand.reshape(-1, 2)
     gxs = sample(ev.gx, flat).reshape(cand.shape[:4])
