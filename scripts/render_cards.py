@@ -18,8 +18,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.cardart import (ALL_CARDS, CardArtError, list_decks, prerender, render_back,
-                            render_card)
+from vision.cardart import ALL_CARDS, CardArtError, list_decks, prerender, render_back, render_card
 from vision.scene import ART_HEIGHTS
 
 

@@ -294,7 +294,8 @@ def _rsvg(deck: DeckArt, element: str, zoom: float, out: str) -> None:
     if not deck.path.is_file():
         raise CardArtUnavailable(str(deck.path), deck.package)
     proc = subprocess.run([exe, "-u", "-i", element, "-z", f"{zoom:.6f}", "-o", out,
-                           str(deck.path)], capture_output=True, text=True, timeout=120)
+                           str(deck.path)], capture_output=True, text=True, timeout=120,
+                          check=False)
     if proc.returncode != 0:
         raise RenderFailed(deck.name, element,
                            proc.stderr.strip() or f"exit status {proc.returncode}")
@@ -320,7 +321,7 @@ def _natural_height(deck: DeckArt, element: str, tmp: str) -> int:
     except (OSError, ValueError):
         pass
     _rsvg(deck, element, 1.0, tmp)
-    x0, y0, x1, y1 = _alpha_box(cv2.imread(tmp, cv2.IMREAD_UNCHANGED), deck, element)
+    _, y0, _, y1 = _alpha_box(cv2.imread(tmp, cv2.IMREAD_UNCHANGED), deck, element)
     part = memo.with_suffix(f".{os.getpid()}-{threading.get_ident()}.part")
     part.write_text(str(y1 - y0))
     os.replace(part, memo)
@@ -368,7 +369,7 @@ def _render_gnome_sheet(deck: DeckArt, height_px: int) -> None:
         # a little taller than needed, so every card is scaled down, never up
         sheet_h = int(5 * height_px * 1.06) + 5
         proc = subprocess.run([exe, "-u", "-h", str(sheet_h), "-a", "-o", tmp, str(deck.path)],
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=300, check=False)
         sheet = cv2.imread(tmp, cv2.IMREAD_UNCHANGED) if proc.returncode == 0 else None
         if sheet is None:
             return

@@ -6,13 +6,26 @@ cold cache: about a minute on two cores; afterwards PNG reads only).
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 import pytest
 
 from vision import cardart
-from vision.cardart import (ALL_CARDS, ArtCache, Pattern, UnknownCard, UnknownDeck, find_deck,
-                            list_decks, parse_card, prerender, render_back, render_card)
+from vision.cardart import (
+    ALL_CARDS,
+    ArtCache,
+    Pattern,
+    UnknownCard,
+    UnknownDeck,
+    find_deck,
+    list_decks,
+    parse_card,
+    prerender,
+    render_back,
+    render_card,
+)
 
 DECKS = list_decks()
 pytestmark = pytest.mark.skipif(not DECKS, reason="card art packages not installed "
@@ -77,7 +90,7 @@ def test_every_card_and_the_back_render_as_a_card_shape(deck):
         assert img[h // 2 - 3:h // 2 + 3, w // 2 - 3:w // 2 + 3, 3].min() > 200, card
         seen.append(img[:, :, :3].astype(np.int16))
     # cards differ from one another (not 53 copies of one element)
-    same = sum(1 for a, b in zip(seen, seen[1:]) if a.shape == b.shape and
+    same = sum(1 for a, b in itertools.pairwise(seen) if a.shape == b.shape and
                np.abs(a - b).mean() < 1.0)
     assert same == 0
 

@@ -12,8 +12,18 @@ import pytest
 
 from vision.cardart import find_deck, list_decks, render_card
 from vision.recognize.patch import PATCH_SIZE, extract_index_patches
-from vision.scene import (CameraSpec, CardPlacement, Distractor, DistractorShape, LightSpec,
-                          SceneRenderer, SceneSpec, TableStyle, random_scene_spec, render_scene)
+from vision.scene import (
+    CameraSpec,
+    CardPlacement,
+    Distractor,
+    DistractorShape,
+    LightSpec,
+    SceneRenderer,
+    SceneSpec,
+    TableStyle,
+    random_scene_spec,
+    render_scene,
+)
 
 pytestmark = pytest.mark.skipif(not list_decks(), reason="card art packages not installed")
 
@@ -48,7 +58,8 @@ def test_corners_match_the_drawn_card(renderer, tilt, roll, stretch, table):
     card = CardPlacement(DECK, "QS", x_mm=10, y_mm=-5, angle_deg=33)
     paper = Distractor(DistractorShape.PAPER, x_mm=-90, y_mm=40, size_mm=60, aspect=1.4,
                        colour=(240, 240, 235))
-    kw = dict(tilt=tilt, roll=roll, stretch_x=stretch, table=table, distractors=(paper,))
+    kw = {"tilt": tilt, "roll": roll, "stretch_x": stretch, "table": table,
+          "distractors": (paper,)}
     bare, _ = render_scene(_spec([], **kw), np.random.default_rng(0), renderer)
     img, truth = render_scene(_spec([card], **kw), np.random.default_rng(0), renderer)
     assert img.shape == bare.shape == (480, round(640 * stretch), 3)
@@ -78,9 +89,8 @@ def test_first_corner_is_the_printed_top_left(renderer):
         back = cv2.cvtColor(cv2.warpPerspective(img, m, (w, h)), cv2.COLOR_BGR2GRAY)
         back = back.astype(np.float32)
 
-        def corr(ref):
-            a, b = back[opaque], ref[opaque]
-            return float(np.corrcoef(a, b)[0, 1])
+        def corr(ref, seen=back):
+            return float(np.corrcoef(seen[opaque], ref[opaque])[0, 1])
         assert corr(upright) > 0.85, angle
         assert corr(upright) > corr(turned) + 0.2, angle
 
@@ -103,7 +113,7 @@ def test_index_patches_follow_index_regions(renderer):
 def test_durak_overlap_records_visible_fractions(renderer):
     attack = CardPlacement(DECK, "9H", x_mm=0, y_mm=0, angle_deg=0)
     beat = CardPlacement(DECK, "KH", x_mm=22, y_mm=-30, angle_deg=35, lift_mm=0.3)
-    img, (ta, tb) = render_scene(_spec([attack, beat]), np.random.default_rng(2), renderer)
+    _, (ta, tb) = render_scene(_spec([attack, beat]), np.random.default_rng(2), renderer)
     qa = np.asarray(ta.corners, np.float32)
     qb = np.asarray(tb.corners, np.float32)
     inter, _ = cv2.intersectConvexConvex(qa, qb)
@@ -117,7 +127,7 @@ def test_durak_overlap_records_visible_fractions(renderer):
 
 
 def test_face_down_cards_have_no_label_and_no_index(renderer):
-    img, (t,) = render_scene(_spec([CardPlacement(DECK, None, 0, 0, 10)]),
+    _, (t,) = render_scene(_spec([CardPlacement(DECK, None, 0, 0, 10)]),
                              np.random.default_rng(3), renderer)
     assert t.face_down and t.card is None and t.index_regions == () and not t.readable
 
@@ -163,3 +173,14 @@ def test_overlap_setting_produces_covered_cards_with_an_index_in_view(renderer):
             if t.visible_fraction < 0.9:
                 covered += 1
     assert covered >= 10
+
+
+def test_sensor_noise_is_zero_mean_with_the_asked_sigma_on_every_channel(renderer):
+    """Regression: a scalar subtracted with cv2 only touches channel 0."""
+    clean = SceneSpec(cards=(), size=(320, 240), light=FLAT)
+    noisy = SceneSpec(cards=(), size=(320, 240), light=FLAT, noise_sigma=5.0)
+    a, _ = render_scene(noisy, np.random.default_rng(0), renderer)
+    b, _ = render_scene(clean, np.random.default_rng(0), renderer)
+    d = a.astype(float) - b.astype(float)
+    assert np.abs(d.mean(axis=(0, 1))).max() < 0.3
+    assert d.std(axis=(0, 1)) == pytest.approx([5.0, 5.0, 5.0], abs=0.4)

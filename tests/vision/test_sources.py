@@ -10,8 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (BadSourceURL, SourceClosed, SourceUnavailable, open_source,
-                            write_video)
+from vision.sources import BadSourceURL, SourceClosed, SourceUnavailable, open_source, write_video
 from vision.sources.files import UnreadableImageWarning
 from vision.sources.picamera2 import Picamera2Source
 from vision.types import Frame, UnreadableImage

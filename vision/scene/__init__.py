@@ -8,9 +8,19 @@ as a sequence of frames for end-to-end tests.
 
 from vision.scene.layout import random_camera, random_light, random_scene_spec
 from vision.scene.render import ART_HEIGHTS, SceneRenderer, render_scene
-from vision.scene.spec import (CARD_HEIGHT_MM, CameraSpec, CardPlacement, CardTruth,
-                               Distractor, DistractorShape, Glare, IndexRegion, LightSpec,
-                               SceneSpec, TableStyle)
+from vision.scene.spec import (
+                               CARD_HEIGHT_MM,
+                               CameraSpec,
+                               CardPlacement,
+                               CardTruth,
+                               Distractor,
+                               DistractorShape,
+                               Glare,
+                               IndexRegion,
+                               LightSpec,
+                               SceneSpec,
+                               TableStyle,
+)
 
 __all__ = [
     "ART_HEIGHTS", "CARD_HEIGHT_MM", "CameraSpec", "CardPlacement", "CardTruth", "Distractor",

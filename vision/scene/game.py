@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.scene.spec import (CameraSpec, CardPlacement, LightSpec, SceneSpec, TableStyle)
+from vision.scene.spec import CameraSpec, CardPlacement, LightSpec, SceneSpec, TableStyle
 
 #: Gap between neighbouring cards in a row (a 63 mm card plus a hand's width of air).
 ROW_STEP_MM = 80.0

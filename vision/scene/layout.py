@@ -16,8 +16,17 @@ import numpy as np
 
 from vision.cardart import ALL_CARDS, DeckArt
 from vision.scene.camera import project, table_to_image
-from vision.scene.spec import (CARD_HEIGHT_MM, CameraSpec, CardPlacement, Distractor,
-                               DistractorShape, Glare, LightSpec, SceneSpec, TableStyle)
+from vision.scene.spec import (
+    CARD_HEIGHT_MM,
+    CameraSpec,
+    CardPlacement,
+    Distractor,
+    DistractorShape,
+    Glare,
+    LightSpec,
+    SceneSpec,
+    TableStyle,
+)
 
 #: Tables drawn from by default (CARPET is opt-in: `tables=list(TableStyle)`).
 DEFAULT_TABLES = (TableStyle.FELT_GREEN, TableStyle.CLOTH_LIGHT, TableStyle.CLOTH_DARK,

@@ -18,8 +18,16 @@ import numpy as np
 from vision.cardart import ArtCache, DeckArt, find_deck
 from vision.recognize.patch import INDEX_BOX
 from vision.scene.camera import project, table_to_image
-from vision.scene.spec import (CARD_HEIGHT_MM, CardPlacement, CardTruth, Distractor,
-                               DistractorShape, IndexRegion, LightSpec, SceneSpec)
+from vision.scene.spec import (
+    CARD_HEIGHT_MM,
+    CardPlacement,
+    CardTruth,
+    Distractor,
+    DistractorShape,
+    IndexRegion,
+    LightSpec,
+    SceneSpec,
+)
 from vision.scene.texture import render_table
 from vision.types import Quad
 
@@ -128,10 +136,10 @@ def _card_to_table(card: CardPlacement, width_mm: float, height_mm: float) -> np
 
 
 def _bbox(quad: np.ndarray, w: int, h: int, pad: int = 2) -> tuple[int, int, int, int]:
-    x0 = max(0, int(math.floor(quad[:, 0].min())) - pad)
-    y0 = max(0, int(math.floor(quad[:, 1].min())) - pad)
-    x1 = min(w, int(math.ceil(quad[:, 0].max())) + pad)
-    y1 = min(h, int(math.ceil(quad[:, 1].max())) + pad)
+    x0 = max(0, math.floor(quad[:, 0].min()) - pad)
+    y0 = max(0, math.floor(quad[:, 1].min()) - pad)
+    x1 = min(w, math.ceil(quad[:, 0].max()) + pad)
+    y1 = min(h, math.ceil(quad[:, 1].max()) + pad)
     return x0, y0, x1, y1
 
 
@@ -201,7 +209,7 @@ def _shadow_poly(img: np.ndarray, quad: np.ndarray, lift_mm: float, light: Light
     x0, y0, x1, y1 = _bbox(q, img.shape[1], img.shape[0], pad)
     if x1 <= x0 or y1 <= y0:
         return
-    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    mask: np.ndarray = np.zeros((y1 - y0, x1 - x0), np.float32)
     cv2.fillPoly(mask, [np.round((q - [x0, y0]) * 16).astype(np.int32)], 1.0,
                  lineType=cv2.LINE_AA, shift=4)
     mask = cv2.GaussianBlur(mask, (0, 0), sigma)
@@ -210,6 +218,8 @@ def _shadow_poly(img: np.ndarray, quad: np.ndarray, lift_mm: float, light: Light
 
 def _finish(img: np.ndarray, spec: SceneSpec, rng: np.random.Generator) -> np.ndarray:
     """Light, glare, optics and sensor: float BGR in, uint8 BGR out."""
+    img = np.asarray(img, np.float32)
+    noise: np.ndarray
     w, h = spec.size
     lt = spec.light
     # illumination field at 1/8 resolution: gradient x vignette
@@ -242,8 +252,8 @@ def _finish(img: np.ndarray, spec: SceneSpec, rng: np.random.Generator) -> np.nd
     if spec.blur_sigma > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), spec.blur_sigma)
     if spec.motion_px >= 1.5:
-        n = int(round(spec.motion_px)) | 1
-        ker = np.zeros((n, n), np.float32)
+        n = round(spec.motion_px) | 1
+        ker: np.ndarray = np.zeros((n, n), np.float32)
         ker[n // 2, :] = 1.0 / n
         rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), spec.motion_deg, 1.0)
         ker = cv2.warpAffine(ker, rot, (n, n))
@@ -252,12 +262,13 @@ def _finish(img: np.ndarray, spec: SceneSpec, rng: np.random.Generator) -> np.nd
         # uniform noise of the same sigma: 3x cheaper to draw than normal, looks the same
         noise = rng.random(img.shape, dtype=np.float32)
         img = cv2.scaleAdd(noise, float(spec.noise_sigma * 12 ** 0.5), img)
-        img -= np.float32(spec.noise_sigma * 3 ** 0.5)
+        img = np.subtract(img, np.float32(spec.noise_sigma * 3 ** 0.5))
     out = cv2.convertScaleAbs(img)  # saturating float -> uint8
     if spec.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg_quality)])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out
 
 

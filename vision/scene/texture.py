@@ -82,7 +82,7 @@ def _wood(rng: np.random.Generator, shape: tuple[int, int], mm: float) -> _Tex:
     light = _colour(rng, [(90, 140, 190), (70, 110, 160), (110, 160, 200), (50, 80, 120),
                           (40, 60, 90)], 0.15)
     dark = light * float(rng.uniform(0.55, 0.75))
-    h, w = shape
+    h = shape[0]
     yy = np.arange(h, dtype=np.float32)[:, None]
     warp = 25.0 * mm * _smooth(rng, shape, 150 / mm) + 3.0 * mm * _smooth(rng, shape, 20 / mm)
     ring = 0.5 + 0.5 * np.sin((yy + warp) * np.float32(2 * np.pi / (rng.uniform(4, 9) * mm)))

@@ -21,8 +21,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from vision.sources.base import (BadSourceURL, FrameSource, SourceClosed, SourceError,
-                                 SourceUnavailable)
+from vision.sources.base import (
+    BadSourceURL,
+    FrameSource,
+    SourceClosed,
+    SourceError,
+    SourceUnavailable,
+)
 
 #: scheme -> "module:Class" (module relative to vision.sources)
 BACKENDS = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from types import TracebackType
+from typing import Self
 
 import numpy as np
 
@@ -115,7 +116,7 @@ class FrameSource:
             self._closed = True
             self._close()
 
-    def __enter__(self) -> FrameSource:
+    def __enter__(self) -> Self:
         self._check_open()
         return self
 

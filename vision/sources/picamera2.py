@@ -14,6 +14,7 @@ methods (`create_video_configuration`, `configure`, `start`, `capture_array`, `s
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -72,7 +73,7 @@ class Picamera2Source(FrameSource):
 
 
 def _quiet_close(camera: Any) -> None:
-    try:
+    """Close a camera that failed to start; its own close error would only hide the
+    start error, which is the one to report."""
+    with contextlib.suppress(Exception):
         camera.close()
-    except Exception:  # already failing: the original error is the one to report
-        pass

@@ -39,11 +39,12 @@ def write_video(frames: Iterable[Frame | np.ndarray], path: str | Path, *, fps: 
             h, w = image.shape[:2]
             if writer is None:
                 size = (w, h)
-                writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), fps, size)
+                code = cv2.VideoWriter.fourcc(*fourcc)
+                writer = cv2.VideoWriter(str(path), code, fps, size)
                 if not writer.isOpened():
                     raise VideoWriteError(str(path), f"no {fourcc} encoder for this file "
                                           "name (use .avi for MJPG)")
-            if (w, h) != size:
+            if size is not None and (w, h) != size:
                 raise VideoWriteError(str(path), f"frame {count} is {w}x{h}, "
                                       f"the video is {size[0]}x{size[1]}")
             if image.ndim == 2:
