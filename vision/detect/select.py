@@ -109,7 +109,7 @@ def refine_many(ev: Evidence, quads: np.ndarray, reach: float = 4.0) -> np.ndarr
     h = len(q)
     if h == 0:
         return q
-    n = 16
+    n = 24
     t = np.linspace(0.12, 0.88, n, dtype=np.float32)[None, None, :, None]
     a, b = q[:, :, None, :], q[:, [1, 2, 3, 0]][:, :, None, :]
     pts = a * (1 - t) + b * t  # (H, 4, n, 2)
