@@ -184,3 +184,13 @@ def test_sensor_noise_is_zero_mean_with_the_asked_sigma_on_every_channel(rendere
     d = a.astype(float) - b.astype(float)
     assert np.abs(d.mean(axis=(0, 1))).max() < 0.3
     assert d.std(axis=(0, 1)) == pytest.approx([5.0, 5.0, 5.0], abs=0.4)
+
+
+def test_card_half_out_of_frame_counts_the_edge_as_covering(renderer):
+    # at 1.8 px/mm a card is ~158 px tall; centre it on the left edge of a 640 px frame
+    edge_x_mm = -320 / 1.8
+    _, (t,) = render_scene(_spec([CardPlacement(DECK, "5C", edge_x_mm, 0, 0)]),
+                           np.random.default_rng(5), renderer)
+    assert t.visible_fraction == pytest.approx(0.5, abs=0.03)
+    assert min(x for x, _ in t.corners) < 0 < max(x for x, _ in t.corners)
+    assert [r.visible for r in t.index_regions] == [False, True]
