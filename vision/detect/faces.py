@@ -29,18 +29,21 @@ def paper_share(card: np.ndarray) -> float:
     """Share of the inner area (inside an 8% margin) that looks like white paper,
     relative to the brightest paper on this card (so warm or dim light is fine)."""
     h, w = card.shape[:2]
-    my, mx = max(1, int(h * 0.08)), max(1, int(w * 0.08))
-    inner = card[my:h - my, mx:w - mx].astype(np.int16)
-    mn = inner.min(axis=2)
-    mx_c = inner.max(axis=2)
+    if card.ndim == 2:
+        card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
+    b, g, r = cv2.split(card)
+    mn_all = cv2.min(cv2.min(b, g), r)
+    mx_all = cv2.max(cv2.max(b, g), r)
     # The card's own white: a high percentile of the whole card's brightness,
     # margin included (backs usually keep a white margin).
-    mins = card.min(axis=2).ravel()
-    k = int(len(mins) * 0.97)
-    ref = float(np.partition(mins, k)[k])
+    hist = cv2.calcHist([mn_all], [0], None, [256], [0, 256]).ravel()
+    ref = float(np.searchsorted(np.cumsum(hist), 0.97 * mn_all.size))
     if ref < 40:
         return 0.0
-    paper = (mn >= 0.72 * ref) & ((mx_c - mn) <= 0.25 * ref + 12)
+    my, mx = max(1, int(h * 0.08)), max(1, int(w * 0.08))
+    mn = mn_all[my:h - my, mx:w - mx].astype(np.int16)
+    sat = mx_all[my:h - my, mx:w - mx].astype(np.int16) - mn
+    paper = (mn >= 0.72 * ref) & (sat <= 0.25 * ref + 12)
     return float(paper.mean())
 
 
