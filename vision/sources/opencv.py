@@ -23,7 +23,7 @@ class OpenCVSource(FrameSource):
     """
 
     def __init__(self, device: int | str, *, size: tuple[int, int] | None = None,
-                 api: int = cv2.CAP_ANY) -> None:
+                 api: int = cv2.CAP_ANY, fourcc: str | None = "MJPG") -> None:
         is_file = isinstance(device, str)
         super().__init__(f"video:{device}" if is_file else f"opencv:{device}")
         self._cap: cv2.VideoCapture | None = None
@@ -35,9 +35,15 @@ class OpenCVSource(FrameSource):
             cap.release()
             raise SourceUnavailable(self.name, "OpenCV could not open it (no such camera, "
                                     "busy, or an unsupported video format)")
-        if size is not None and not is_file:
-            cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
-            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        if not is_file:
+            # USB 2 webcams give 1280x720 at a usable rate only as MJPG (raw YUYV: ~10
+            # fps); and a referee wants the newest frame, not one queued a second ago.
+            if fourcc:
+                cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*fourcc))
+            cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+            if size is not None:
+                cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+                cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         self._cap = cap
 
     @property
