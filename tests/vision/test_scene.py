@@ -194,3 +194,42 @@ def test_card_half_out_of_frame_counts_the_edge_as_covering(renderer):
     assert t.visible_fraction == pytest.approx(0.5, abs=0.03)
     assert min(x for x, _ in t.corners) < 0 < max(x for x, _ in t.corners)
     assert [r.visible for r in t.index_regions] == [False, True]
+
+
+def test_a_hand_over_a_card_counts_as_covering_it(renderer):
+    card = CardPlacement(DECK, "JH", x_mm=0, y_mm=0, angle_deg=10)
+    hand = Distractor(DistractorShape.HAND, x_mm=-20, y_mm=-90, size_mm=170, angle_deg=-5,
+                      colour=(110, 140, 200), seed=3, over_cards=True)
+    plain, (t0,) = render_scene(_spec([card]), np.random.default_rng(0), renderer)
+    img, (t,) = render_scene(_spec([card], distractors=(hand,)), np.random.default_rng(0),
+                             renderer)
+    assert t0.visible_fraction == pytest.approx(1.0, abs=0.01)
+    inside = _mask(t.corners, img.shape)
+    changed = np.abs(img.astype(int) - plain.astype(int)).max(axis=2) > 12
+    hidden = changed[inside].mean()
+    assert 0.1 < hidden < 0.9
+    assert t.visible_fraction == pytest.approx(1 - hidden, abs=0.05)
+
+
+def test_off_edge_cards_stick_out_of_the_frame_but_are_centred_in_it(renderer):
+    out = checked = 0
+    for seed in range(3):
+        rng = np.random.default_rng(200 + seed)
+        spec = random_scene_spec(rng, [DECK], 6, overlap=0.0, off_edge=1.0, size=(640, 480))
+        _, truth = render_scene(spec, rng, renderer)
+        for t in truth:
+            cx, cy = t.center
+            assert 0 <= cx <= 640 and 0 <= cy <= 480
+            xs, ys = zip(*t.corners)
+            if min(xs) < -10 or max(xs) > 650 or min(ys) < -10 or max(ys) > 490:
+                out += 1
+            # a card no other card touches: visible = the part of it inside the frame
+            q = np.float32(t.corners)
+            if any(cv2.intersectConvexConvex(q, np.float32(o.corners))[0] > 0
+                   for o in truth if o is not t):
+                continue
+            frame = np.float32([[0, 0], [640, 0], [640, 480], [0, 480]])
+            inter, _ = cv2.intersectConvexConvex(q, frame)
+            assert t.visible_fraction == pytest.approx(inter / cv2.contourArea(q), abs=0.01)
+            checked += 1
+    assert out >= 12 and checked >= 6

@@ -114,7 +114,8 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
                       max_tilt_deg: float = 35.0, mix_decks: bool = False,
                       distractors: float = 0.0, stretch: float = 0.0,
                       brightness: tuple[float, float] = (0.65, 1.2),
-                      tables: Sequence[TableStyle] = DEFAULT_TABLES) -> SceneSpec:
+                      tables: Sequence[TableStyle] = DEFAULT_TABLES, hands: float = 0.0,
+                      off_edge: float = 0.0) -> SceneSpec:
     """A random scene of `n_cards` distinct cards from one of `decks`.
 
     `overlap` is the chance that a card is laid on an earlier one (half Durak-style
@@ -127,7 +128,9 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
     exposure range ((0.65, 1.35) also washes cards out as phone photos do). The new
     options default to off so that a seed keeps giving the scenes it gave before;
     training wants e.g. distractors=0.3, stretch=0.15, brightness=(0.6, 1.35),
-    tables=list(TableStyle) (adds carpet).
+    tables=list(TableStyle) (adds carpet). `hands` is the chance of a hand reaching
+    over the cards (covering some: truth says so); `off_edge` the chance that a card
+    laid on free table sticks out of the frame (as in hand-held photos).
     """
     names = [d if isinstance(d, str) else d.name for d in decks]
     if not names:
@@ -153,7 +156,8 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
             if spot is not None:
                 covered.add(bi)
         if spot is None:
-            spot = _free(rng, box, polys)
+            spot = _free(rng, box, polys,
+                         off_edge=off_edge > 0 and bool(rng.random() < off_edge))
         x, y, ang = spot
         lift = 0.0
         poly = _footprint(x, y, ang)
@@ -178,6 +182,19 @@ def random_scene_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
                 angle_deg=float(rng.uniform(0, 360)), colour=colour,  # type: ignore[arg-type]
                 aspect=float(rng.uniform(1.2, 1.6) if paper else rng.uniform(0.3, 1.0)),
                 seed=int(rng.integers(2 ** 31))))
+    if hands > 0 and placed and rng.random() < hands:
+        # a hand reaching from a frame edge towards one of the cards
+        target = placed[int(rng.integers(len(placed)))]
+        toward = float(rng.uniform(0, 360))
+        a = math.radians(toward)
+        reach = float(rng.uniform(40, 90))
+        things.append(Distractor(
+            DistractorShape.HAND, x_mm=target.x_mm - reach * math.cos(a),
+            y_mm=target.y_mm - reach * math.sin(a), size_mm=float(rng.uniform(150, 190)),
+            angle_deg=toward - 90.0,
+            colour=tuple(int(v) for v in (np.array([120, 150, 205]) *  # type: ignore[arg-type]
+                                          rng.uniform(0.55, 1.1))),
+            seed=int(rng.integers(2 ** 31)), over_cards=True))
     return SceneSpec(
         cards=tuple(placed), size=size,
         table=table or tables[int(rng.integers(len(tables)))],
@@ -196,16 +213,18 @@ def _overlap_area(poly: np.ndarray, others: list[np.ndarray]) -> float:
     return sum(float(cv2.intersectConvexConvex(poly, o)[0]) for o in others)
 
 
-def _free(rng: np.random.Generator, box: _View,
-          polys: list[np.ndarray]) -> tuple[float, float, float]:
-    """A spot on free table inside the view; when the view is crowded, the spot of
-    least overlap among 150 tries."""
+def _free(rng: np.random.Generator, box: _View, polys: list[np.ndarray],
+          off_edge: bool = False) -> tuple[float, float, float]:
+    """A spot on free table inside the view (or, `off_edge`, centred in view but
+    sticking out of it); when the view is crowded, the spot of least overlap among
+    150 tries."""
     best, best_area = None, float("inf")
     for attempt in range(150):
         x, y = box.sample(rng)
         ang = float(rng.uniform(-180, 180))
         poly = _footprint(x, y, ang, grow=3.0)
-        if not box.contains(_footprint(x, y, ang)):
+        inside = box.contains(_footprint(x, y, ang))
+        if inside == off_edge:  # off_edge wants a card whose centre is in view, not all
             continue
         area = _overlap_area(poly, polys)
         if area < best_area:

@@ -60,11 +60,15 @@ class SceneRenderer:
         img = render_table(spec.table, spec.table_seed, hom, spec.size)
         labels = np.full((h, w), -1, dtype=np.int16)
         for d in spec.distractors:
-            _draw_distractor(img, d, hom, spec.light)
+            if not d.over_cards:
+                _draw_distractor(img, d, hom, spec.light)
         placed: list[tuple[CardPlacement, np.ndarray, float, float]] = []
         for z, card in enumerate(spec.cards):
             quad, art_w_mm = self._draw_card(img, labels, z, card, hom, spec.light)
             placed.append((card, quad, art_w_mm, CARD_HEIGHT_MM))
+        for d in spec.distractors:
+            if d.over_cards:
+                _draw_distractor(img, d, hom, spec.light, labels)
         img = _finish(img, spec, rng)
         truth = [_truth(z, c, q, wmm, hmm, hom, labels)
                  for z, (c, q, wmm, hmm) in enumerate(placed)]
@@ -157,6 +161,8 @@ def _distractor_outline(d: Distractor) -> np.ndarray:
     if d.shape is DistractorShape.PAPER:
         hw, hh = d.size_mm / 2, d.size_mm * d.aspect / 2
         local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+    elif d.shape is DistractorShape.HAND:
+        local = _hand_outline(d.size_mm, rng)
     elif d.shape is DistractorShape.ELLIPSE:
         t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
         local = np.column_stack([np.cos(t) * d.size_mm / 2, np.sin(t) * d.size_mm * d.aspect / 2])
@@ -170,10 +176,32 @@ def _distractor_outline(d: Distractor) -> np.ndarray:
     return local @ rot + [d.x_mm, d.y_mm]
 
 
-def _draw_distractor(img: np.ndarray, d: Distractor, hom: np.ndarray, light: LightSpec) -> None:
-    """Draw a non-card object on the table, with a soft shadow and a little shading."""
+def _hand_outline(size_mm: float, rng: np.random.Generator) -> np.ndarray:
+    """A palm (wrist towards -Y) with four fingers and a thumb, about `size_mm` long:
+    crude, but the outline a detector meets when a player reaches over the cards."""
+    s = size_mm / 180.0
+    pts: list[tuple[float, float]] = [(-45, -100), (-48, 0)]  # wrist, left side of palm
+    # thumb sticking out to the left, then four fingers left to right
+    pts += [(-80, 20), (-88, 45), (-72, 50), (-42, 35)]
+    fingers: list[tuple[float, float]] = [(-33, 68), (-11, 80), (11, 76), (31, 60)]
+    for i, (x, nominal) in enumerate(fingers):
+        length = nominal * float(rng.uniform(0.85, 1.1))
+        bend = float(rng.uniform(-6, 6)) + 4 * i
+        pts += [(x - 9, 40), (x - 8 + bend, 40 + length), (x + 8 + bend, 40 + length),
+                (x + 10, 40)]
+    pts += [(46, 0), (42, -100)]
+    return np.array(pts, dtype=np.float64) * s
+
+
+def _draw_distractor(img: np.ndarray, d: Distractor, hom: np.ndarray, light: LightSpec,
+                     labels: np.ndarray | None = None) -> None:
+    """Draw a non-card object, with a soft shadow and a little shading; over the cards
+    it also marks its pixels as "no card" in `labels`, so truth counts them covered."""
     poly = project(hom, _distractor_outline(d))
-    _shadow_poly(img, poly, 1.0, light)
+    _shadow_poly(img, poly, 6.0 if d.over_cards else 1.0, light)
+    if labels is not None:
+        cv2.fillPoly(labels, [np.round(poly * 16).astype(np.int32)], -2, lineType=cv2.LINE_8,
+                     shift=4)
     x0, y0, x1, y1 = _bbox(poly, img.shape[1], img.shape[0])
     if x1 <= x0 or y1 <= y0:
         return
@@ -278,23 +306,28 @@ def _as_quad(pts: np.ndarray) -> Quad:
 
 
 def _covered(labels: np.ndarray, quad: np.ndarray, z: int) -> float:
-    """Share of the quad's pixels (inside the frame counted against all) showing card z."""
-    area = abs(cv2.contourArea(quad.astype(np.float32)))
-    if area < 1:
-        return 0.0
+    """Share of the quad's pixels showing card z (pixels off the frame count as hidden).
+
+    Both counts are of rasterised pixels of the same polygon, so the edge pixels a
+    fill adds (about half the perimeter) cancel out instead of inflating the ratio.
+    """
     h, w = labels.shape
-    x0, y0, x1, y1 = _bbox(quad, w, h, 1)
+    fx0, fy0 = math.floor(quad[:, 0].min()) - 1, math.floor(quad[:, 1].min()) - 1
+    fx1, fy1 = math.ceil(quad[:, 0].max()) + 1, math.ceil(quad[:, 1].max()) + 1
+    if (fx1 - fx0) * (fy1 - fy0) > 4 * w * h:  # absurdly large: only what is in frame
+        fx0, fy0, fx1, fy1 = max(fx0, -w), max(fy0, -h), min(fx1, 2 * w), min(fy1, 2 * h)
+    mask = np.zeros((fy1 - fy0, fx1 - fx0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round((quad - [fx0, fy0]) * 16).astype(np.int32), 1,
+                       lineType=cv2.LINE_8, shift=4)
+    total = int(np.count_nonzero(mask))
+    if total == 0:
+        return 0.0
+    x0, y0, x1, y1 = max(fx0, 0), max(fy0, 0), min(fx1, w), min(fy1, h)
     if x1 <= x0 or y1 <= y0:
         return 0.0
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round((quad - [x0, y0]) * 16).astype(np.int32), 1,
-                       lineType=cv2.LINE_8, shift=4)
-    inside = int(mask.sum())
-    if inside == 0:
-        return 0.0
-    own = int(np.count_nonzero((labels[y0:y1, x0:x1] == z) & (mask > 0)))
-    # pixels of the quad outside the frame count as not visible
-    return min(1.0, own / max(area, inside))
+    sub = mask[y0 - fy0:y1 - fy0, x0 - fx0:x1 - fx0]
+    own = int(np.count_nonzero((labels[y0:y1, x0:x1] == z) & (sub > 0)))
+    return own / total
 
 
 def _truth(z: int, card: CardPlacement, quad: np.ndarray, width_mm: float, height_mm: float,

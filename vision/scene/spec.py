@@ -97,6 +97,8 @@ class DistractorShape(enum.Enum):
     POLYGON = "polygon"
     PAPER = "paper"
     """A plain light rectangle about card size: a note, a score pad (not a card!)."""
+    HAND = "hand"
+    """A palm with fingers (skin tones), usually over the cards: a player reaching in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,9 @@ class Distractor:
     #: Polygon irregularity / ellipse and paper aspect.
     aspect: float = 1.0
     seed: int = 0
+    #: Drawn over the cards (hiding what it covers, which truth then counts as
+    #: covered) instead of lying under them.
+    over_cards: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +163,7 @@ class CardTruth:
 
     `corners` are the card's image corners clockwise from its printed top-left;
     `visible_fraction` is the share of the card's area not covered by cards above it
-    (the frame edge counts as covering). `index_regions` holds the top-left index
+    (the frame edge and objects over the cards count as covering). `index_regions` holds the top-left index
     then the bottom-right one (empty for face-down cards).
     """
 
