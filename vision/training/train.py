@@ -7,6 +7,8 @@ Steps (all seeded, so a rerun gives the same model up to torch's CPU nondetermin
 3. train IndexNet (vision.training.model) with three losses: rank, suit, and a cosine
    classifier over the 52 cards + "none" on the embedding, which shapes the embedding
    that deck enrolment matches against;
+   the labelled real photos of images/train (vision.training.real; rank only) are
+   mixed in, repeated, to close the gap between rendered and photographed cards;
 4. export ONNX (opset 13, which cv2.dnn reads) to vision/models/index.onnx;
 5. on calibration decks (never trained on), pick the smallest probability threshold
    whose wrong-card rate is <= TARGET_WRONG, and write it to vision/models/index.json.
@@ -45,6 +47,10 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     torch.set_num_threads(1)
     if kind == 0:
         faces = synth.load_faces(split.training_decks())
+        from vision.training.fontcards import font_faces, fonts
+
+        if fonts()[0]:  # font-drawn faces: ~30% of the views (see fontcards.py)
+            faces = faces + font_faces(np.random.default_rng([SEED, 2, index]), 600)
     else:
         faces = synth.load_faces(split.calibration_decks())
     backs = synth.load_backs(split.training_decks() + split.negative_decks())
@@ -55,6 +61,29 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def synthesise(kind: int, views: int, workers: int, chunk: int = 1000
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Synthesise `views` views (kind 0: training decks, 1: calibration decks), cached
+    on disk under $CARDTABLE_CACHE/training keyed by everything that shapes them."""
+    import hashlib
+
+    from vision.cardart import cache_dir
+    from vision.recognize.patch import INDEX_BOX, PATCH_SIZE
+
+    decks = split.training_decks() if kind == 0 else split.calibration_decks()
+    key = json.dumps([SEED, kind, views, chunk, INDEX_BOX, PATCH_SIZE,
+                      [d.name for d in decks], Path(synth.__file__).read_text()])
+    path = cache_dir().parent / "training" / (
+        f"views-{kind}-{views}-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
+    if path.is_file():
+        with np.load(path) as z:
+            return z["x"], z["r"], z["s"]
+    x, r, s = _synthesise(kind, views, workers, chunk)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=x, r=r, s=s)
+    return x, r, s
+
+
+def _synthesise(kind: int, views: int, workers: int, chunk: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     jobs = [(kind, i, min(chunk, views - i * chunk)) for i in range((views + chunk - 1) // chunk)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         parts = list(pool.map(_chunk, jobs))
@@ -79,6 +108,7 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int, log=print) -
     net = IndexNet()
     head = CosineHead(EMBED_DIM, 53)
     card = np.where(r == 13, 52, r * 4 + np.minimum(s, 3))
+    card = np.where(s < 0, -1, card)  # real photos: suit unknown, ignored
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()  # uint8 NCHW
     rt, st, ct = torch.from_numpy(r), torch.from_numpy(s), torch.from_numpy(card)
     params = list(net.parameters()) + list(head.parameters())
@@ -100,9 +130,9 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int, log=print) -
                 xb = xb.mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
             xb = xb.clamp(0, 1)
             lr_, ls_, e = net(xb)
-            loss = (F.cross_entropy(lr_, rt[idx], label_smoothing=0.02)
-                    + F.cross_entropy(ls_, st[idx], label_smoothing=0.02)
-                    + 0.5 * F.cross_entropy(head(e), ct[idx]))
+            loss = (F.cross_entropy(lr_, rt[idx], label_smoothing=0.02, ignore_index=-1)
+                    + F.cross_entropy(ls_, st[idx], label_smoothing=0.02, ignore_index=-1)
+                    + 0.5 * F.cross_entropy(head(e), ct[idx], ignore_index=-1))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -182,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", type=Path, default=MODEL_DIR)
+    ap.add_argument("--real-repeat", type=int, default=6,
+                    help="how many times the real training photos' patches are repeated "
+                         "(0: synthetic only)")
     args = ap.parse_args(argv)
     # One thread: on a shared 2-core machine, OpenMP's two threads run 3-5x *slower*
     # than one (measured); synthesis uses the worker processes instead.
@@ -195,6 +228,15 @@ def main(argv: list[str] | None = None) -> int:
     x, r, s = synthesise(0, args.views, args.workers)
     print(f"  {len(x)} patches ({(r == 13).mean():.0%} 'none'), {time.time() - t0:.0f} s",
           flush=True)
+    if args.real_repeat > 0:
+        from vision.training.real import real_patches
+
+        xr, rr = real_patches()
+        print(f"  {len(xr)} corner patches from the real training photos (rank only), "
+              f"x{args.real_repeat}", flush=True)
+        x = np.concatenate([x] + [xr] * args.real_repeat)
+        r = np.concatenate([r] + [rr] * args.real_repeat)
+        s = np.concatenate([s, np.full(len(xr) * args.real_repeat, -1, np.int64)])
     net = train(x, r, s, args.epochs, log=lambda m: print(m, flush=True))
     onnx_path = args.out / "index.onnx"
     export(net, onnx_path)
@@ -208,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         "calibration_decks": list(split.CALIBRATION_DECKS),
         "heldout_decks": list(split.HELDOUT_DECKS),
         "views": args.views, "epochs": args.epochs, "seed": SEED,
-        "patches": int(len(x)), "seconds": round(time.time() - t0),
+        "patches": int(len(x)), "real_repeat": args.real_repeat,
+        "seconds": round(time.time() - t0),
     }
     onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     size = onnx_path.stat().st_size
