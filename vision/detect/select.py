@@ -70,7 +70,12 @@ def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     b = np.roll(quads, -1, axis=1)
     d = b - a
     u = d / (np.linalg.norm(d, axis=2, keepdims=True) + 1e-9)  # (H, 4, 2)
-    steps = np.array([4.0, 6.0, 8.0], dtype=np.float32)[None, None, :, None]
+    ln = np.linalg.norm(d, axis=2)  # (H, 4)
+    short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2  # (H,)
+    # Past the rounding of a card's corner (a few % of its width) and out to a
+    # quarter of its width.
+    fr = np.array([0.1, 0.17, 0.24], dtype=np.float32)
+    steps = np.maximum(3.0, short[:, None] * fr[None, :])[:, None, :, None]
     past_b = b[:, :, None, :] + u[:, :, None, :] * steps
     past_a = a[:, :, None, :] - u[:, :, None, :] * steps
     pts = np.concatenate([past_a, past_b], axis=2)  # (H, 4, 6, 2)
@@ -314,7 +319,9 @@ def choose(
         vis = ~covered_pts
         vis_frac = vis.mean(axis=1)
         sup = (on & vis).sum(axis=1) / np.maximum(vis.sum(axis=1), 1)
-        ok = alive & (vis_frac >= min_visible) & (sup >= min_support)
+        # Straight edges running on past (nearly) every corner: a cell of a
+        # checked or striped cloth, not a card (whose corners are rounded ends).
+        ok = alive & (vis_frac >= min_visible) & (sup >= min_support) & (over < 0.55)
         if not ok.any():
             break
         whole = ok & (vis_frac >= 0.97) & (sup >= 0.88)
