@@ -207,3 +207,20 @@ def test_synthetic_source_is_deterministic_and_carries_truth():
     assert all(np.array_equal(x.image, y.image) for x, y in zip(fa, fb))
     assert ta == tb and all(len(t) == 3 for t in ta)
     assert fa[0].image.shape == (240, 320, 3)
+
+
+def test_folder_loop_cycles_with_growing_seq(folder):
+    with open_source(f"file:{folder}?loop=1&fps=2") as src:
+        frames = [src.read() for _ in range(5)]
+    assert [f.seq for f in frames] == [0, 1, 2, 3, 4]
+    assert [f.t for f in frames] == [0.0, 0.5, 1.0, 1.5, 2.0]
+    assert [f.source[-8:] for f in frames] == ["img0.png", "img1.png", "img2.png",
+                                                "img0.png", "img1.png"]
+
+
+def test_a_text_file_named_like_a_video_is_unavailable(tmp_path):
+    fake = tmp_path / "game.avi"
+    fake.write_text("not a video at all\n")
+    with pytest.raises(SourceUnavailable) as e:
+        open_source(str(fake))
+    assert e.value.source == f"video:{fake}"
