@@ -233,6 +233,30 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
     return rep
 
 
+def _time_classify(clf: IndexClassifier, n: int = 16, runs: int = 50
+                   ) -> tuple[float, float]:
+    """(median, best) milliseconds to classify `n` patches (cv2.dnn on one thread);
+    the best run shows the cost on an idle core when the machine is shared."""
+    import time
+
+    from vision.recognize.patch import PATCH_H, PATCH_W
+
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        rng = np.random.default_rng(0)
+        patches = list(rng.integers(0, 256, (n, PATCH_H, PATCH_W, 3), dtype=np.uint8))
+        clf.classify(patches)
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            clf.classify(patches)
+            times.append(time.perf_counter() - t0)
+    finally:
+        cv2.setNumThreads(threads)
+    return float(np.median(times) * 1000), float(np.min(times) * 1000)
+
+
 def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int | None = None
           ) -> dict[str, float]:
     """The recognition part of `make bench`: prints a table, returns the key figures.
@@ -248,6 +272,11 @@ def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int 
     clf = IndexClassifier.load()
     decks = heldout_decks()
     figures: dict[str, float] = {}
+    med, best = _time_classify(clf)
+    figures["classify_16_ms"] = med
+    out(f"index classifier ({clf.model_path.name}, "
+        f"{clf.model_path.stat().st_size / 1e6:.2f} MB): 16 patches (8 cards) in "
+        f"{med:.1f} ms median, {best:.1f} ms best, one thread")
     out(f"recognition on rendered scenes of held-out decks "
         f"({', '.join(d.name for d in decks)}), {scenes} scenes x 8 cards:")
     for mode in ("truth", "detect"):
