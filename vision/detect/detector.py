@@ -82,10 +82,7 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
         return []
     ev = gather(image)
     quads = find_quads(ev, config)
-    if ev.scale < 1.0:
-        full = [_refine_full(image, q / ev.scale, ev.scale) for q in quads]
-    else:
-        full = [q.copy() for q in quads]
+    full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
     return [_candidate(image, ev, i, quads, full, config) for i in range(len(quads))]
 
 
@@ -97,32 +94,29 @@ class _Grad:
     gy: np.ndarray
 
 
-def _refine_full(image: np.ndarray, q: np.ndarray, scale: float) -> np.ndarray:
-    """Snap a card found at work scale onto its border at full resolution.
+def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> list[np.ndarray]:
+    """Snap cards found at work scale onto their borders at full resolution.
 
     Why: the index crop is about a quarter of the card wide; a corner off by the
-    couple of pixels that the work scale allows shifts the crop noticeably. Only a
-    small region around the card is filtered, so this costs little.
+    couple of pixels that the work scale allows shifts the crop noticeably. One
+    gradient pass over the frame (16-bit Sobel) and one vectorised refinement for
+    all cards keep this to a few milliseconds.
     """
-    h, w = image.shape[:2]
-    pad = int(np.ceil(4.0 / scale)) + 3
-    x0 = max(0, int(np.floor(q[:, 0].min())) - pad)
-    y0 = max(0, int(np.floor(q[:, 1].min())) - pad)
-    x1 = min(w, int(np.ceil(q[:, 0].max())) + pad + 1)
-    y1 = min(h, int(np.ceil(q[:, 1].max())) + pad + 1)
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return q
-    roi = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    roi = cv2.GaussianBlur(roi, (5, 5), 0)
-    grad = _Grad(cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3))
-    off = np.array([x0, y0], dtype=np.float32)
-    moved = select.refine_many(grad, (q - off)[None], reach=max(2.0, 1.5 / scale))[0] + off  # type: ignore[arg-type]
-    moved = g.order_quad(moved)
-    if not g.is_card_shaped(moved, max_angle_dev=35.0):
-        return q
-    if np.abs(moved - g.order_quad(q)).max() > 3.0 / scale:
-        return q
-    return moved
+    if scale >= 1.0 or not quads:
+        return [q.copy() for q in quads]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(grey, (3, 3), 0)
+    grad = _Grad(cv2.Sobel(grey, cv2.CV_16S, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3))
+    stack = np.stack(quads).astype(np.float32)
+    moved = g.order_quads(select.refine_many(grad, stack, reach=max(2.0, 1.5 / scale)))  # type: ignore[arg-type]
+    shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
+    out = []
+    for q, m, ok in zip(stack, moved, shaped):
+        q = g.order_quad(q)
+        # Sobel on the 3x3-blurred grey image scales gradients like the work scale's
+        # (about 4x the step); far moves mean the full-res edge is another one.
+        out.append(m if ok and np.abs(m - q).max() <= 3.0 / scale else q)
+    return out
 
 
 def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
