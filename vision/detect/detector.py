@@ -128,9 +128,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     whole: list[np.ndarray] = []
     rest: list[np.ndarray] = []
     for c in cs:
-        qs = proposals.whole_quads([c])
-        whole.extend(qs)
-        if not proposals.whole_quads([c], hull=False, coarse=False):
+        plain = proposals.whole_quads([c], hull=False, coarse=False)
+        whole.extend(plain if plain else proposals.whole_quads([c]))
+        if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
     first = [s for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.3]
     first = select.nms(first, 0.8)
