@@ -115,6 +115,7 @@ def test_missing_video_and_camera_are_unavailable(tmp_path):
 
 
 @pytest.mark.parametrize("url", ["nosuch:thing", "/definitely/not/here", "synthetic:?size=big",
+                                 "picamera2:front", "opencv:0?fps=3",
                                  "synthetic:?seed=x", "synthetic:?colour=red"])
 def test_bad_urls(url):
     with pytest.raises(BadSourceURL) as e:

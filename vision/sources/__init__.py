@@ -9,7 +9,8 @@ scenes; one `FrameSource` interface, chosen by a URL-like string.
     open_source("synthetic:?seed=3&cards=8&n=20&decks=french")   rendered scenes
     open_source("photos/") / ("game.avi") a plain path: folder/image or video by suffix
 
-Query parameters become keyword arguments (`size=1280x720`, `fps=15`). Backends are
+Query parameters become keyword arguments (`size=1280x720`, `fps=15`); unknown ones
+are a `BadSourceURL` naming those the backend takes. Backends are
 imported lazily, like pyserial's `serial_for_url`, so hardware libraries load only
 when chosen.
 """
@@ -17,6 +18,7 @@ when chosen.
 from __future__ import annotations
 
 import importlib
+import inspect
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -84,7 +86,8 @@ def open_source(url: str, **kwargs: Any) -> FrameSource:
         else:
             known = ", ".join(f"{s}:" for s in BACKENDS)
             raise BadSourceURL(url, f"not an existing path and not one of {known}")
-    target, _, query = rest.partition("?") if scheme in {"synthetic", "file"} else (rest, "", "")
+    with_query = {"synthetic", "file", "opencv", "picamera2"}  # not video: paths may hold "?"
+    target, _, query = rest.partition("?") if scheme in with_query else (rest, "", "")
     params: dict[str, Any] = {}
     for key, text in parse_qsl(query, keep_blank_values=True):
         key = "skip_unreadable" if key == "skip" else key
@@ -92,18 +95,21 @@ def open_source(url: str, **kwargs: Any) -> FrameSource:
     params.update(kwargs)
     module_name, cls_name = BACKENDS[scheme].split(":")
     cls = getattr(importlib.import_module(f"vision.sources.{module_name}"), cls_name)
-    try:
-        if scheme == "picamera2":
-            return cls(int(target or 0), **params)
-        if scheme == "opencv":
-            return cls(int(target) if target.isdigit() else target, **params)
-        if scheme == "video":
-            return cls(target, **params)
-        if scheme == "file":
-            return cls(target, **params)
-        return cls(**params)
-    except TypeError as exc:  # an unknown keyword from the query string
-        raise BadSourceURL(url, str(exc)) from None
+    accepted = inspect.signature(cls).parameters
+    unknown = sorted(k for k in params if k not in accepted or k in {"device", "pattern"})
+    if unknown:
+        names = ", ".join(p for p in accepted if p not in {"device", "pattern", "index"})
+        raise BadSourceURL(url, f"unknown parameter {', '.join(unknown)} for {scheme} "
+                           f"(takes {names})")
+    if scheme == "picamera2":
+        if target and not target.isdigit():
+            raise BadSourceURL(url, "picamera2 wants a camera number, e.g. picamera2:0")
+        return cls(int(target or 0), **params)
+    if scheme == "opencv":
+        return cls(int(target) if target.isdigit() else target, **params)
+    if scheme in {"video", "file"}:
+        return cls(target, **params)
+    return cls(**params)
 
 
 def write_video(*args: Any, **kwargs: Any) -> int:
