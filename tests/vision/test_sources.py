@@ -225,3 +225,25 @@ def test_a_text_file_named_like_a_video_is_unavailable(tmp_path):
     with pytest.raises(SourceUnavailable) as e:
         open_source(str(fake))
     assert e.value.source == f"video:{fake}"
+
+
+def test_recorded_session_replays_with_its_timestamps(tmp_path, folder):
+    from vision.sources import record_session
+    with open_source(f"file:{folder}?fps=3") as src:
+        original = list(src)
+    assert record_session(original, tmp_path / "s", jpeg_quality=None) == 3
+    for url in (f"replay:{tmp_path / 's'}", f"replay:{tmp_path / 's' / 'session.jsonl'}"):
+        with open_source(url) as replay:
+            got = list(replay)
+        assert [(f.seq, f.t, f.source) for f in got] == \
+            [(f.seq, f.t, f.source) for f in original]
+        assert all(np.array_equal(a.image, b.image) for a, b in zip(got, original))
+
+
+def test_replay_of_a_broken_index_names_the_line(tmp_path):
+    (tmp_path / "session.jsonl").write_text('{"image": "a.png", "t": 0}\nnot json\n')
+    with pytest.raises(SourceUnavailable) as e:
+        open_source(f"replay:{tmp_path}")
+    assert "line 2" in e.value.reason
+    with pytest.raises(SourceUnavailable):
+        open_source(f"replay:{tmp_path / 'nothing-here'}")

@@ -7,6 +7,7 @@ scenes; one `FrameSource` interface, chosen by a URL-like string.
     open_source("file:photos/")           images in a folder (or a glob), sorted
     open_source("file:photos/?skip=1")    ... skipping unreadable files with a warning
     open_source("synthetic:?seed=3&cards=8&n=20&decks=french")   rendered scenes
+    open_source("replay:session/")        a session saved by `record_session`
     open_source("photos/") / ("game.avi") a plain path: folder/image or video by suffix
 
 Query parameters become keyword arguments (`size=1280x720`, `fps=15`); unknown ones
@@ -38,11 +39,12 @@ BACKENDS = {
     "video": "opencv:OpenCVSource",
     "file": "files:FolderSource",
     "synthetic": "synthetic:SyntheticSource",
+    "replay": "replay:ReplaySource",
 }
 VIDEO_SUFFIXES = frozenset({".avi", ".mp4", ".mkv", ".mov", ".webm", ".mjpg", ".m4v"})
 
 __all__ = ["BACKENDS", "BadSourceURL", "FrameSource", "SourceClosed", "SourceError",
-           "SourceUnavailable", "open_source", "write_video"]
+           "SourceUnavailable", "open_source", "record_session", "write_video"]
 
 
 def _value(url: str, key: str, text: str) -> Any:
@@ -107,9 +109,15 @@ def open_source(url: str, **kwargs: Any) -> FrameSource:
         return cls(int(target or 0), **params)
     if scheme == "opencv":
         return cls(int(target) if target.isdigit() else target, **params)
-    if scheme in {"video", "file"}:
+    if scheme in {"video", "file", "replay"}:
         return cls(target, **params)
     return cls(**params)
+
+
+def record_session(*args: Any, **kwargs: Any) -> int:
+    """See `vision.sources.replay.record_session`."""
+    from vision.sources.replay import record_session as _record
+    return _record(*args, **kwargs)
 
 
 def write_video(*args: Any, **kwargs: Any) -> int:
