@@ -68,6 +68,7 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
 
 #: Edge orientations are binned into this many bins over 180 degrees.
 ORIENT_BINS = 8
+_MOD_BINS = (np.arange(256) % ORIENT_BINS).astype(np.uint8)
 
 
 def orientation_bits(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
@@ -81,8 +82,10 @@ def orientation_bits(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.nd
     # The edge runs perpendicular to the gradient; phase is in [0, 360).
     phase = cv2.phase(gx, gy, angleInDegrees=True)
     width = 180.0 / ORIENT_BINS
-    bins = (((phase + 90.0) % 180.0) * (1.0 / width)).astype(np.uint8)
-    bins = np.minimum(bins, ORIENT_BINS - 1)
+    # bin = floor((phase + 90) / width) mod 8, with OpenCV's saturating uint8
+    # conversion (rounds, hence the -0.5) and a lookup table for the modulo.
+    raw = cv2.convertScaleAbs(phase, alpha=1.0 / width, beta=90.0 / width - 0.5)
+    bins = cv2.LUT(raw, _MOD_BINS)
     out = np.zeros(edges.shape, dtype=np.uint8)
     k5 = np.ones((5, 5), np.uint8)
     for k in range(ORIENT_BINS):
