@@ -124,11 +124,14 @@ def refine_many(ev: Evidence, quads: np.ndarray, reach: float = 4.0) -> np.ndarr
     normals /= np.linalg.norm(normals, axis=-1, keepdims=True) + 1e-9  # (H, 4, 2)
     offs = np.linspace(-reach, reach, int(2 * reach) * 2 + 1, dtype=np.float32)
     cand = pts[:, :, :, None, :] + offs[None, None, None, :, None] * normals[:, :, None, None, :]
-    flat = cand.reshape(-1, 2)
-    gxs = sample(ev.gx, flat).reshape(cand.shape[:4])
-    gys = sample(ev.gy, flat).reshape(cand.shape[:4])
+    flat = np.ascontiguousarray(cand.reshape(h * 4, -1, 2), dtype=np.float32)
+    # cv2.remap as a fast nearest-pixel lookup; outside the image the gradient is 0.
+    gxs = cv2.remap(ev.gx, flat, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=0).reshape(cand.shape[:4]).astype(np.float32)
+    gys = cv2.remap(ev.gy, flat, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=0).reshape(cand.shape[:4]).astype(np.float32)
     mags = gxs * normals[:, :, None, None, 0] + gys * normals[:, :, None, None, 1]
-    mags = np.where(np.isnan(mags), 0.0, np.maximum(mags, 0.0))
+    mags = np.maximum(mags, 0.0)
     best = mags.argmax(axis=3)  # (H, 4, n)
     peak = np.take_along_axis(mags, best[..., None], axis=3)[..., 0]
     found = np.take_along_axis(cand, best[..., None, None], axis=3)[:, :, :, 0, :]
