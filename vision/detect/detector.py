@@ -45,7 +45,7 @@ class DetectorConfig:
     min_card_frac: float = 0.04
     max_cards: int = 60
     min_support: float = 0.75
-    max_refine: int = 30
+    max_refine: int = 50
     with_patches: bool = True
 
 
