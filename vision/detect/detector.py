@@ -83,7 +83,8 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
     ev = gather(image)
     quads = find_quads(ev, config)
     full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
-    return [_candidate(image, ev, i, quads, full, config) for i in range(len(quads))]
+    support = [x.support for x in select.score_many(ev, quads)]
+    return [_candidate(image, ev, i, quads, full, support[i], config) for i in range(len(quads))]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -281,7 +282,7 @@ def _stack_order(quads: list[np.ndarray], ev: Evidence) -> list[np.ndarray]:
 
 def _candidate(
     image: np.ndarray, ev: Evidence, i: int, quads: list[np.ndarray], full: list[np.ndarray],
-    config: DetectorConfig,
+    support: float, config: DetectorConfig,
 ) -> CardCandidate:
     """Build the candidate for quads[i] (work scale; full[i] at full resolution);
     quads[:i] may lie on it."""
@@ -305,11 +306,10 @@ def _candidate(
         patches = tuple(p for p, f in zip(both, flags) if f)
         corners = tuple(c for c, f in zip((0, 2), flags) if f)
     seen = [p for p, f in zip(both, flags) if f] or both
-    s = select.score(ev, q_work)
     return CardCandidate(
         corners=g.to_quad(q),
         face_down=looks_face_down(image, q, seen),
-        score=round(s.support, 3),
+        score=round(support, 3),
         visible=round(visible, 3),
         index_visible=index_visible,
         index_patches=patches,
