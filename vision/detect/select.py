@@ -63,7 +63,8 @@ def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[
 
 def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     """Per quad (H, 4, 2): share of points just past its corners, straight on along
-    each side, where the side's edge still runs. A true card corner is rounded and
+    each side, where the side's edge still runs (less those where an edge runs
+    across: texture). A true card corner is rounded and
     ends there; a quad that stops (or runs on) along another card's edge is not a
     card corner."""
     a = quads
@@ -81,10 +82,14 @@ def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     pts = np.concatenate([past_a, past_b], axis=2)  # (H, 4, 6, 2)
     ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
     masks = side_masks(ang)
-    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3])
-    ok = ~np.isnan(v)
-    on = ok & ((np.where(ok, v, 0).astype(np.int64) & masks[:, :, None]) != 0)
-    return on.reshape(len(quads), -1).mean(axis=1)
+    across = side_masks(ang + 90.0)
+    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
+    on = (v & masks[:, :, None]) != 0
+    # Texture (carpet, wood grain) has edges every way: count only the excess of
+    # edges running along the side over edges running across it.
+    off = (v & across[:, :, None]) != 0
+    h = len(quads)
+    return np.clip(on.reshape(h, -1).mean(axis=1) - off.reshape(h, -1).mean(axis=1), 0.0, 1.0)
 
 
 def score_many(ev: Evidence, quads: list[np.ndarray]) -> list[Scored]:
@@ -324,7 +329,7 @@ def choose(
         sup = (on & vis).sum(axis=1) / np.maximum(vis.sum(axis=1), 1)
         # Straight edges running on past (nearly) every corner: a cell of a
         # checked or striped cloth, not a card (whose corners are rounded ends).
-        ok = alive & (vis_frac >= min_visible) & (sup >= min_support) & (over < 0.55)
+        ok = alive & (vis_frac >= min_visible) & (sup >= min_support) & (over < 0.3)
         if not ok.any():
             break
         whole = ok & (vis_frac >= 0.97) & (sup >= 0.88)
