@@ -34,11 +34,12 @@ HELDOUT = ("gnome/anglo_poker", "gnome/guyenne-classic", "kde/standard", "gnome/
 
 
 def _recognizer():  # type: ignore[no-untyped-def]
-    try:
-        from vision.recognize.classifier import IndexClassifier
+    from vision.recognize.classifier import IndexClassifier
+    from vision.types import VisionError
 
+    try:
         return IndexClassifier.load()
-    except Exception as e:  # no model yet: time detection alone, and say so
+    except (VisionError, OSError, cv2.error) as e:  # no model: time detection alone
         print(f"  (no recogniser: {type(e).__name__}: {e}; timing detection only)")
         return None
 

@@ -69,12 +69,12 @@ class Pipeline:
         self,
         recognizer: Recognizer | None = None,
         *,
-        detector: DetectorConfig = DetectorConfig(),
-        change: ChangeConfig = ChangeConfig(),
+        detector: DetectorConfig | None = None,
+        change: ChangeConfig | None = None,
     ) -> None:
         self.recognizer = recognizer
-        self.detector = detector
-        self.change = change
+        self.detector = detector or DetectorConfig()
+        self.change = change or ChangeConfig()
         self._memo: _Memo | None = None
 
     def reset(self) -> None:

@@ -115,7 +115,7 @@ def test_cards_touching_edge_to_edge_are_two_cards(anglo: cardart.DeckArt) -> No
 
 
 def test_index_patches_are_upright_fixed_size(anglo: cardart.DeckArt) -> None:
-    img, truth = lay(anglo, grid(EIGHT[:4], seed=2), seed=2)
+    img, _ = lay(anglo, grid(EIGHT[:4], seed=2), seed=2)
     for c in detect_cards(img):
         assert len(c.index_patches) == sum(c.index_visible) == len(c.patch_corners)
         for p in c.index_patches:

@@ -14,14 +14,6 @@ import numpy as np
 from vision.types import Quad
 
 
-class CornerIndex:
-    """Which printed index a patch comes from (0: the quad's first corner, the
-    printed top-left up to 180°; 2: the opposite corner, turned upright)."""
-
-    TOP_LEFT = 0
-    BOTTOM_RIGHT = 2
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class CardCandidate:
     """One card found in an image.

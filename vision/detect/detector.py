@@ -23,7 +23,7 @@ from vision.detect.faces import looks_face_down
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.types import VisionError
 
-__all__ = ["DetectorConfig", "BadFrame", "detect_cards", "check_image"]
+__all__ = ["BadFrame", "DetectorConfig", "check_image", "detect_cards"]
 
 
 class BadFrame(VisionError, ValueError):
@@ -172,12 +172,6 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
     return _stack_order([c.quad for c in chosen], ev)
-
-
-def _polish(ev: Evidence, q: np.ndarray) -> np.ndarray:
-    """Snap a quad onto the card's border; keep the original if that goes wrong."""
-    r = g.order_quad(select.refine(ev, q))
-    return r if g.is_card_shaped(r, max_angle_dev=35.0) else q
 
 
 def _unexplained(

@@ -172,16 +172,3 @@ def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
 def bounding_box(q: np.ndarray) -> tuple[float, float, float, float]:
     a = as_array(q)
     return (float(a[:, 0].min()), float(a[:, 1].min()), float(a[:, 0].max()), float(a[:, 1].max()))
-
-
-def rectangle_from_corner(
-    corner: np.ndarray, d1: np.ndarray, d2: np.ndarray, len1: float, len2: float
-) -> np.ndarray:
-    """The parallelogram with one corner at `corner` and sides along unit-ish vectors
-    d1, d2 of the given lengths (a card seen with little perspective)."""
-    d1 = d1 / (np.linalg.norm(d1) + 1e-9)
-    d2 = d2 / (np.linalg.norm(d2) + 1e-9)
-    p0 = corner.astype(np.float32)
-    return np.array(
-        [p0, p0 + d1 * len1, p0 + d1 * len1 + d2 * len2, p0 + d2 * len2], dtype=np.float32
-    )

@@ -20,8 +20,6 @@ from vision.detect.evidence import Evidence, line_angle, on_edge, sample, side_m
 
 #: Points sampled along each side of a hypothesis.
 SIDE_SAMPLES = 20
-#: A sampled border point is "on an edge" when an edge pixel lies this close (work px).
-EDGE_TOL = 2.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -29,14 +27,6 @@ class Scored:
     quad: np.ndarray  # (4, 2) float32, work scale, ordered
     support: float  # share of the outline near an edge
     side_min: float  # weakest side's support
-
-
-def outline_points(q: np.ndarray, n: int = SIDE_SAMPLES, inset: float = 0.06) -> np.ndarray:
-    """(4, n, 2) points along the four sides, skipping the rounded corners."""
-    t = np.linspace(inset, 1.0 - inset, n, dtype=np.float32)[:, None]
-    a = q
-    b = np.roll(q, -1, axis=0)
-    return a[:, None, :] * (1 - t)[None] + b[:, None, :] * t[None]
 
 
 def score(ev: Evidence, q: np.ndarray) -> Scored:
@@ -191,16 +181,6 @@ def _cross_many(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) 
         t = (rx * -d2[:, 1] + d2[:, 0] * ry) / det
     t = np.where(np.abs(det) < 1e-6, np.nan, t)
     return np.stack([p1[:, 0] + d1[:, 0] * t, p1[:, 1] + d1[:, 1] * t], axis=1)
-
-
-def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
-    (p1, d1), (p2, d2) = l1, l2
-    det = float(d1[0] * -d2[1] + d2[0] * d1[1])
-    if abs(det) < 1e-6:
-        return None
-    rx, ry = float(p2[0] - p1[0]), float(p2[1] - p1[1])
-    t = (rx * -d2[1] + d2[0] * ry) / det
-    return np.array([p1[0] + d1[0] * t, p1[1] + d1[1] * t], dtype=np.float32)
 
 
 def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.ndarray:
@@ -425,10 +405,3 @@ def _drop_nested(chosen: list[Chosen]) -> list[Chosen]:
         if not inside:
             keep.append(c)
     return keep
-
-
-def _dims(q: np.ndarray) -> tuple[float, float]:
-    """(short, long) side of a quad, each the mean of two opposite sides."""
-    e = g.edge_lengths(q)
-    a, b = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
-    return float(min(a, b)), float(max(a, b))
