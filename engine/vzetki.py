@@ -37,7 +37,6 @@ otherwise; `winner` is the team with more tricks in total once over (None for a 
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -47,94 +46,18 @@ from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
 from engine.events import Dummy, Event, Play, event_to_json
 from engine.game import GameState
 from engine.header import Header
-
-# ----- helpers shared with vzetki_duo ------------------------------------------------
-
-_SUIT_INDEX = {s.value: i for i, s in enumerate(SUITS)}
-#: suit indices in each 4-bit set of suits
-_MASK_BITS = tuple(tuple(i for i in range(4) if m >> i & 1) for m in range(16))
-
-
-def json_key(event: Event) -> str:
-    """`json.dumps(event_to_json(event), sort_keys=True)`, built directly for the
-    events of the trick games (the battery checks the order against real JSON)."""
-    if isinstance(event, (Play, Dummy)):
-        cards = ", ".join(f'"{c}"' for c in event.cards)
-        kind = "play" if isinstance(event, Play) else "dummy"
-        return f'{{"{kind}": [{cards}], "seat": {event.seat}}}'
-    return json.dumps(event_to_json(event), sort_keys=True)
-
-
-def sort_events(events: Sequence[Event]) -> list[Event]:
-    """Unique events sorted by their JSON text (the `legal_events` contract)."""
-    keyed = {json_key(e): e for e in events}
-    return [keyed[k] for k in sorted(keyed)]
-
-
-def top_rank_option(game: str, options: Mapping[str, Any]) -> int:
-    """The `top_rank` option, validated. Raises RecordError."""
-    top = options.get("top_rank", 10)
-    if not isinstance(top, int) or isinstance(top, bool) or not 1 <= top <= 10:
-        raise RecordError(f"{game}: option top_rank must be a whole number 1..10, got {top!r}")
-    return top
-
-
-def check_seat(game: str, seat: int, players: int) -> None:
-    """Raises IllegalPlay for a seat that is not at this table."""
-    if seat >= players:
-        raise IllegalPlay(
-            "common.seat", f"seat {seat} does not exist: {game} is played by {players}",
-            seat=seat,
-        )
-
-
-def one_card(game: str, event: Play, deck: frozenset[Card]) -> Card:
-    """The single card of a trick-game play. Raises IllegalPlay (count, not in deck)."""
-    if len(event.cards) != 1:
-        raise IllegalPlay(
-            "common.card_count",
-            f"one card at a time in {game}, not {len(event.cards)} ({card_list(event.cards)})",
-            seat=event.seat, cards=event.cards,
-        )
-    card = event.cards[0]
-    if card not in deck:
-        raise IllegalPlay(
-            "common.not_in_deck", f"{card} is not in the {game} deck",
-            seat=event.seat, cards=(card,),
-        )
-    return card
-
-
-def seen_twice(card: Card, seat: int) -> IllegalPlay:
-    return IllegalPlay(
-        "common.card_seen_twice", f"{card} was already played: a card is seen twice",
-        seat=seat, cards=(card,),
-    )
-
-
-def trick_winner(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> int:
-    """The seat that wins a trick: highest trump if any, else highest of the led suit
-    (by number: 1 lowest)."""
-    led = trick[0][1].suit
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if card.suit == best.suit:
-            if card.face > best.face:
-                best_seat, best = seat, card
-        elif trump is not None and card.suit == trump:
-            best_seat, best = seat, card
-        # a card of another suit (or a non-trump over a trump) never wins
-    del led
-    return best_seat
-
-
-def void_reason(line: int | None, card: Card, led: Suit, held: Card, seat: int) -> str:
-    where = f"line {line}: " if line is not None else ""
-    return (
-        f"{where}{card} was played on a {led.word[:-1]} lead although "
-        f"seat {seat} held {held}: must follow suit"
-    )
-
+from engine.vzetki_rules import (
+    MASK_BITS,
+    SUIT_INDEX,
+    check_seat,
+    impossible_voids,
+    one_card,
+    seen_twice,
+    sort_events,
+    top_rank_option,
+    trick_winner,
+    void_reason,
+)
 
 # ----- the game ---------------------------------------------------------------------
 
@@ -315,13 +238,13 @@ class VzetkiState(GameState):
                 if not any(s == seat and v == led for s, v, _ in voids):
                     voids = voids + ((seat, led, len(self.history)),)
                     masks = list(self.void_masks)
-                    masks[seat] |= 1 << _SUIT_INDEX[led.value]
+                    masks[seat] |= 1 << SUIT_INDEX[led.value]
                     self.void_masks = tuple(masks)
         # play it
         self.voids = voids
         if not (self.dummy_open is not None and card in self.dummy_open):
             unseen = list(self.unseen)
-            unseen[_SUIT_INDEX[card.suit.value]] -= 1
+            unseen[SUIT_INDEX[card.suit.value]] -= 1
             self.unseen = tuple(unseen)
         self.seen = self.seen | {card}
         if self.hands is not None:
@@ -348,46 +271,38 @@ class VzetkiState(GameState):
     def _check_voids_possible(self, seat: int) -> None:
         """Observed: can the unseen cards still be dealt to the hands, given who showed
         void in which suit? If not, someone who did not follow suit held one (Hall's
-        condition over the 16 sets of suits: exact, so a legal record never fails)."""
+        condition, exact: a legal record never fails)."""
         if self.hands is not None or not self.voids:
             return
         closed = self.dummy_seat if self.dummy_open is not None else -1
         unseen, masks, sizes = self.unseen, self.void_masks, self.sizes
-        for mask in range(1, 16):
-            need = 0
-            for i in _MASK_BITS[mask]:
-                need += unseen[i]
-            if not need:
-                continue
-            room = 0
-            for p in range(4):
-                if p != closed and masks[p] & mask != mask:
-                    room += sizes[p]
-            if need > room:
-                chosen = [SUITS[i] for i in _MASK_BITS[mask] if unseen[i]]
-                able = [p for p in range(4) if p != closed
-                        and any(not masks[p] >> _SUIT_INDEX[s.value] & 1 for s in chosen)]
-                need = sum(unseen[_SUIT_INDEX[s.value]] for s in chosen)
-                room = sum(sizes[p] for p in able)
-                words = " and ".join(s.word for s in chosen)
-                voids = [p for p in range(4) if p != closed and p not in able]
-                if len(chosen) == 1 and len(voids) == 1:  # one culprit: name the revoke
-                    index = next(i for p, suit, i in self.voids
-                                 if p == voids[0] and suit == chosen[0])
-                    raise RevokeProven(
-                        "vzetki.follow_suit",
-                        f"line {index + 2}: {self._history_card(index)} was played on a "
-                        f"{chosen[0].word[:-1]} lead although this player held one: "
-                        f"{need} unseen {words} cannot all be elsewhere",
-                        revoke_event=index, seat=seat,
-                    )
-                raise IllegalPlay(
-                    "vzetki.follow_suit",
-                    f"{need} unseen {words} cannot all be in the hands of seats "
-                    f"{', '.join(map(str, able)) or 'none'} ({room} cards): seat(s) "
-                    f"{', '.join(map(str, voids))} did not follow {words} yet held one",
-                    seat=seat,
-                )
+        mask = impossible_voids(unseen, masks, sizes, closed)
+        if mask is None:
+            return
+        chosen = [SUITS[i] for i in MASK_BITS[mask] if unseen[i]]
+        able = [p for p in range(4) if p != closed
+                and any(not masks[p] >> SUIT_INDEX[s.value] & 1 for s in chosen)]
+        need = sum(unseen[SUIT_INDEX[s.value]] for s in chosen)
+        room = sum(sizes[p] for p in able)
+        words = " and ".join(s.word for s in chosen)
+        voids = [p for p in range(4) if p != closed and p not in able]
+        if len(chosen) == 1 and len(voids) == 1:  # one culprit: name the revoke
+            index = next(i for p, suit, i in self.voids
+                         if p == voids[0] and suit == chosen[0])
+            raise RevokeProven(
+                "vzetki.follow_suit",
+                f"line {index + 2}: {self._history_card(index)} was played on a "
+                f"{chosen[0].word[:-1]} lead although this player held one: "
+                f"{need} unseen {words} cannot all be elsewhere",
+                revoke_event=index, seat=seat,
+            )
+        raise IllegalPlay(
+            "vzetki.follow_suit",
+            f"{need} unseen {words} cannot all be in the hands of seats "
+            f"{', '.join(map(str, able)) or 'none'} ({room} cards): seat(s) "
+            f"{', '.join(map(str, voids))} did not follow {words} yet held one",
+            seat=seat,
+        )
 
     def _check_revoke_proven(self, seat: int, shown: Sequence[Card]) -> None:
         """A card of a suit this seat earlier failed to follow proves that revoke."""
@@ -458,7 +373,7 @@ class VzetkiState(GameState):
         self.dummy_open = frozenset(cards)
         unseen = list(self.unseen)
         for card in cards:
-            unseen[_SUIT_INDEX[card.suit.value]] -= 1
+            unseen[SUIT_INDEX[card.suit.value]] -= 1
         self.unseen = tuple(unseen)
         self._check_voids_possible(seat)
 

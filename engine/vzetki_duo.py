@@ -35,7 +35,8 @@ from engine.errors import IllegalPlay, NotYourTurn, RecordError
 from engine.events import Event, Play, event_to_json
 from engine.game import GameState
 from engine.header import Header
-from engine.vzetki import (
+from engine.vzetki import match_step as _team_match_step
+from engine.vzetki_rules import (
     check_seat,
     one_card,
     seen_twice,
@@ -43,7 +44,6 @@ from engine.vzetki import (
     top_rank_option,
     trick_winner,
 )
-from engine.vzetki import match_step as _team_match_step
 
 Piles = tuple[tuple[Card, ...], ...]
 
