@@ -45,3 +45,10 @@ def test_likely_garbage_abstains():
 def test_reading_unpacks_as_card_confidence_rank_suit():
     card, conf, rank, suit = combine([r("J", "C")], CAL)
     assert (card, rank, suit) == ("JC", "J", "C") and conf > 0.9
+
+
+def test_two_agreeing_corners_may_pass_a_lower_calibrated_bar():
+    cal = Calibration(min_prob=0.95, min_prob_pair=0.85)
+    assert combine([r("8", "S", 0.9, 0.9)], cal).card is None  # one corner: not enough
+    assert combine([r("8", "S", 0.9, 0.9), r("8", "S", 0.88, 0.92)], cal).card == "8S"
+    assert combine([r("8", "S", 0.8, 0.9), r("8", "S", 0.8, 0.9)], cal).card is None

@@ -44,13 +44,14 @@ class Calibration:
     """Abstention thresholds (chosen by vision.training.train on calibration decks).
 
     A card is accepted when both its rank and suit probabilities (averaged over the
-    visible corners) reach `min_prob`, the "not an index" probability stays below
+    visible corners) reach `min_prob` (`min_prob_pair` when two corners agree), the "not an index" probability stays below
     `max_none`, and no visible corner disagrees confidently (> `disagree_prob`).
     Enrolled decks are accepted when the cosine similarity to the best template
     reaches `min_similarity` and beats the best other card by `min_margin`.
     """
 
     min_prob: float = 0.9
+    min_prob_pair: float = 1.0  # two agreeing corners; effective: min(this, min_prob)
     max_none: float = 0.3
     disagree_prob: float = 0.5
     min_similarity: float = 0.8
@@ -212,8 +213,11 @@ def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
     suit_p = float(np.mean([r.suit_prob for r in agree]))
     none_p = float(min(r.none_prob for r in agree))
     conf = min(rank_p, suit_p)
-    rank = best.rank if rank_p >= calib.min_prob else None
-    suit = best.suit if suit_p >= calib.min_prob else None
+    if enrolled:
+        conf = float(np.mean([r.confidence for r in agree]))
+    need = min(calib.min_prob, calib.min_prob_pair) if len(agree) >= 2 else calib.min_prob
+    rank = best.rank if rank_p >= need else None
+    suit = best.suit if suit_p >= need else None
     if rank is None or suit is None or none_p > calib.max_none:
         return CardReading(None, 0.0, rank, suit)
     return CardReading(f"{rank}{suit}", conf, rank, suit)

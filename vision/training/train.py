@@ -10,8 +10,8 @@ Steps (all seeded, so a rerun gives the same model up to torch's CPU nondetermin
    the labelled real photos of images/train (vision.training.real; rank only) are
    mixed in, repeated, to close the gap between rendered and photographed cards;
 4. export ONNX (opset 13, which cv2.dnn reads) to vision/models/index.onnx;
-5. on calibration decks (never trained on), pick the smallest probability threshold
-   whose wrong-card rate is <= TARGET_WRONG, and write it to vision/models/index.json.
+5. on calibration decks (never trained on), pick the abstention thresholds
+   (vision.training.calibrate) and write them to vision/models/index.json.
 
 Run: `python -m vision.training.train [--views N] [--epochs E] [--out DIR]`.
 Takes ~10-15 minutes on two cores.
@@ -20,6 +20,7 @@ Takes ~10-15 minutes on two cores.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import time
@@ -31,13 +32,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from vision.recognize.classifier import Calibration, IndexClassifier, Reading, combine
+from vision.recognize.classifier import IndexClassifier
 from vision.training import split, synth
+from vision.training.calibrate import calibrate, write
 from vision.training.model import EMBED_DIM, IndexNet
-from vision.types import RANKS, SUITS
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
-TARGET_WRONG = 0.0005  # half the 0.1% budget, for margin on unseen decks
 SEED = 20240601
 
 
@@ -46,7 +46,9 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     kind, index, n = args
     torch.set_num_threads(1)
     if kind == 0:
-        faces = synth.load_faces(split.training_decks())
+        faces = [dataclasses.replace(f, rank=synth.NONE_RANK, suit=synth.NONE_SUIT)
+                 if f.deck in split.COURTLESS_DECKS and f.rank >= 10 else f
+                 for f in synth.load_faces(split.training_decks())]
         from vision.training.fontcards import font_faces, fonts
 
         if fonts()[0]:  # font-drawn faces: ~30% of the views (see fontcards.py)
@@ -155,56 +157,6 @@ def export(net: IndexNet, path: Path) -> None:
                       "embedding": {0: "n"}})
 
 
-def _readings(pr: np.ndarray, ps: np.ndarray) -> list[Reading]:
-    out = []
-    for r, s in zip(pr, ps):
-        ri, si = int(r[:13].argmax()), int(s[:4].argmax())
-        none = r[13] > r[ri] or s[4] > s[si]
-        out.append(Reading(None if none else RANKS[ri], None if none else SUITS[si],
-                           float(min(r[ri], s[si])), float(r[ri]), float(s[si]),
-                           float(max(r[13], s[4]))))
-    return out
-
-
-def calibrate(clf: IndexClassifier, x: np.ndarray, r: np.ndarray, s: np.ndarray,
-              log=print) -> tuple[Calibration, dict[str, float]]:
-    """Pick `min_prob` on calibration patches, pairing consecutive corners of a view.
-
-    Each labelled patch counts as a one-corner card and each consecutive same-label
-    pair as a two-corner card, which covers both the covered-corner and the free case.
-    """
-    pr, ps, _ = clf.forward(list(x))
-    reads = _readings(pr, ps)
-    cards: list[tuple[list[Reading], str | None]] = []
-    for i in range(len(x)):
-        truth = None if r[i] == 13 else RANKS[r[i]] + SUITS[s[i]]
-        cards.append(([reads[i]], truth))
-        if i + 1 < len(x) and r[i] == r[i + 1] and s[i] == s[i + 1] and r[i] != 13:
-            cards.append(([reads[i], reads[i + 1]], truth))
-    best = None
-    for t in np.arange(0.5, 0.999, 0.01):
-        cal = Calibration(min_prob=float(t), max_none=0.3)
-        ok = wrong = abst = n = 0
-        for rd, truth in cards:
-            v = combine(rd, cal).card
-            if truth is None:
-                wrong += v is not None
-                continue
-            n += 1
-            ok += v == truth
-            wrong += v is not None and v != truth
-            abst += v is None
-        stats = {"threshold": float(t), "accuracy": ok / max(n, 1),
-                 "wrong": wrong / max(len(cards), 1), "abstain": abst / max(n, 1)}
-        if stats["wrong"] <= TARGET_WRONG:
-            best = (cal, stats)
-            break
-    if best is None:
-        best = (Calibration(min_prob=0.995), {"threshold": 0.995})
-    log(f"calibration: {best[1]}")
-    return best
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--views", type=int, default=24000)
@@ -243,17 +195,15 @@ def main(argv: list[str] | None = None) -> int:
     xc, rc, sc = synthesise(1, args.cal_views, args.workers)
     clf = IndexClassifier.load(onnx_path)
     cal, stats = calibrate(clf, xc, rc, sc)
-    meta = {
-        "calibration": {k: getattr(cal, k) for k in Calibration.__dataclass_fields__},
-        "calibration_stats": stats,
+    onnx_path.with_suffix(".json").unlink(missing_ok=True)
+    write(onnx_path, cal, stats, {
         "training_decks": [d.name for d in split.training_decks()],
         "calibration_decks": list(split.CALIBRATION_DECKS),
         "heldout_decks": list(split.HELDOUT_DECKS),
         "views": args.views, "epochs": args.epochs, "seed": SEED,
         "patches": int(len(x)), "real_repeat": args.real_repeat,
         "seconds": round(time.time() - t0),
-    }
-    onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    })
     size = onnx_path.stat().st_size
     print(f"wrote {onnx_path} ({size / 1e6:.2f} MB) in {time.time() - t0:.0f} s")
     return 0
