@@ -153,3 +153,42 @@ def test_frame_full_of_cards_does_not_break(anglo: cardart.DeckArt) -> None:
     for c in r.cards:
         xs = [x for x, _ in c.corners]
         assert min(xs) > -200 and max(xs) < 1480
+
+
+def _real_classifier():  # type: ignore[no-untyped-def]
+    from vision.recognize.classifier import IndexClassifier, ModelMissing
+
+    try:
+        return IndexClassifier.load()
+    except ModelMissing as e:
+        pytest.skip(str(e))
+
+
+@pytest.mark.parametrize("deck_name", ["kde/standard", "gnome/paris"])
+def test_whole_chain_reads_right_or_abstains(deck_name: str) -> None:
+    """Detector + the committed classifier on a held-out deck: never a wrong card,
+    and most cards read."""
+    from vision.detect import geometry as g
+
+    try:
+        deck = cardart.find_deck(deck_name)
+        cardart.render_card(deck, "AS", 60)
+    except cardart.CardArtError as e:
+        pytest.skip(f"card art unavailable: {e}")
+    clf = _real_classifier()
+    cards = ["QH", "10S", "AD", "7C", "KS", "2H", "JD", "9C"]
+    img, truth = lay(deck, grid(cards, seed=3), seed=3)
+    r = Pipeline(clf).read(Frame(img, 0, 0.0))
+    read = 0
+    for t in truth:
+        best = max(r.cards, key=lambda c: g.iou(np.asarray(c.corners, np.float32),
+                                                  g.order_quad(t.corners)))
+        assert best.card in (t.card, None), (t.card, best)
+        read += best.card == t.card
+    assert read >= 5
+    # A beating card across its attack: the beater is read, the attack right or not at all.
+    place = [Placement("9S", (400, 360), 10.0), Placement("QD", (440, 330), 70.0)]
+    img, truth = lay(deck, place, kind="dark")
+    r = Pipeline(clf).read(Frame(img, 0, 0.0))
+    got = {c.card for c in r.cards}
+    assert got <= {"9S", "QD", None}, got
