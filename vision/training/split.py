@@ -19,16 +19,22 @@ from vision.cardart import DeckArt, Pattern, list_decks
 #: French decks only measured on (vision.evaluate, tests, bench).
 HELDOUT_DECKS: tuple[str, ...] = (
     "gnome/anglo_poker",
-    "gnome/guyenne-classic",
     "kde/standard",
-    "gnome/tango_nuevo",
+    "kde/jolly-royal",
+    "kde/ancient-egyptians",
 )
 
 #: French decks used to pick the abstention thresholds after training.
 CALIBRATION_DECKS: tuple[str, ...] = (
-    "gnome/tango",
     "gnome/simplistic",
+    "gnome/plastic",
 )
+
+#: Decks whose court cards carry no corner index (a picture fills the corner): their
+#: J/Q/K corners train the "not an index" class, never a rank. Held-out and
+#: calibration decks are ordinary ones with an index on every card; decks with giant
+#: indices cut by the crop (tango, tango_nuevo) only train.
+COURTLESS_DECKS: tuple[str, ...] = ("gnome/guyenne-classic",)
 
 #: Decks for the enrolment tests: never trained on.
 ENROL_DECKS: tuple[str, ...] = ("gnome/Атласные", "gnome/slavic_costumes")
