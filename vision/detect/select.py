@@ -325,16 +325,16 @@ def choose(
                     alive[whole] = False
                     continue
             eff = sup[cand] - 0.5 * over[cand]
-            cand = cand[np.lexsort((-areas[cand], -np.round(eff * 50)))]
+            cand = cand[np.lexsort((areas[cand], -np.round(eff * 50)))]
         else:
             # A partly covered card must have the size of the cards seen whole: a
             # patch of card bounded by another card's border is card-shaped too,
             # but rarely card-sized.
             sized = np.ones(h_n, dtype=bool)
-            if whole_dims:
+            if len(whole_dims) >= 2:  # one card seen whole may itself be wrong
                 wd = np.array(whole_dims)
-                s_lo, l_lo = wd.min(axis=0) * 0.85
-                s_hi, l_hi = wd.max(axis=0) * 1.15
+                s_lo, l_lo = wd.min(axis=0) * 0.8
+                s_hi, l_hi = wd.max(axis=0) * 1.2
                 sized = (dims[:, 0] >= s_lo) & (dims[:, 0] <= s_hi)
                 sized &= (dims[:, 1] >= l_lo) & (dims[:, 1] <= l_hi)
             cand = np.flatnonzero(ok & sized)
