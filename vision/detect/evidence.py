@@ -30,6 +30,8 @@ class Evidence:
     gy: np.ndarray
     grad: np.ndarray  # float32, gradient magnitude
     bright: np.ndarray  # uint8 0/255, "paper" pixels: bright and unsaturated
+    color: np.ndarray  # the BGR image at work scale
+    table: np.ndarray  # (3,) float32 median colour: the table, which fills most frames
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -61,8 +63,10 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
     edges = cv2.Canny(blur, hi * 0.4, hi, L2gradient=True)
     bits = orientation_bits(edges, gx, gy)
     bright = paper_mask(small)
+    table = np.median(small[::7, ::7].reshape(-1, 3), axis=0).astype(np.float32)
     return Evidence(
-        scale=s, grey=blur, edges=edges, bits=bits, gx=gx, gy=gy, grad=grad, bright=bright
+        scale=s, grey=blur, edges=edges, bits=bits, gx=gx, gy=gy, grad=grad, bright=bright,
+        color=small, table=table,
     )
 
 

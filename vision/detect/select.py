@@ -51,6 +51,48 @@ def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[
     return pts.reshape(h, 4 * n, 2), on.reshape(h, 4 * n)
 
 
+def table_like(ev: Evidence, q: np.ndarray, covered: list[np.ndarray]) -> bool:
+    """Does the part of `q` not under `covered` look like bare table? (A partly
+    covered card shows card there; a quad pieced together from other cards'
+    borders and wood grain shows table.)"""
+    u = np.linspace(0.15, 0.85, 6, dtype=np.float32)
+    uu, vv = np.meshgrid(u, u)
+    uu, vv = uu.ravel()[:, None], vv.ravel()[:, None]
+    pts = (q[0] * (1 - uu) * (1 - vv) + q[1] * uu * (1 - vv)
+           + q[2] * uu * vv + q[3] * (1 - uu) * vv).astype(np.float32)
+    if covered:
+        pts = pts[~inside_quads(pts, covered, 2.0)]
+    if len(pts) < 4:
+        return False
+    b = sample(ev.color[:, :, 0], pts)
+    g_ = sample(ev.color[:, :, 1], pts)
+    r = sample(ev.color[:, :, 2], pts)
+    dist = np.abs(np.stack([b, g_, r], axis=1) - ev.table[None, :]).sum(axis=1)
+    return float(np.mean(dist < 40.0)) >= 0.6
+
+
+def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarray:
+    """At the points of `outline_on`, the sign of the brightness step across the
+    border (+1 brighter inside, -1 darker inside, 0 no clear step), (H, 4*n) int8.
+
+    A card differs from the table in one way all round its border (white paper on
+    dark cloth, a dark back on a light one); a quad whose sides merely follow wood
+    grain or stripes sees the step flip sign from place to place.
+    """
+    t = np.linspace(0.06, 0.94, n, dtype=np.float32)[None, None, :, None]
+    a = quads[:, :, None, :]
+    b = np.roll(quads, -1, axis=1)[:, :, None, :]
+    pts = (a * (1 - t) + b * t).reshape(-1, 2)
+    d = b[:, :, 0, :] - a[:, :, 0, :]
+    nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
+    nrm = nrm / (np.linalg.norm(nrm, axis=-1, keepdims=True) + 1e-9)  # inwards, (H, 4, 2)
+    gx = sample(ev.gx, pts).reshape(len(quads), 4, n)
+    gy = sample(ev.gy, pts).reshape(len(quads), 4, n)
+    step = gx * nrm[:, :, None, 0] + gy * nrm[:, :, None, 1]
+    sgn = np.where(step > 15.0, 1, np.where(step < -15.0, -1, 0)).astype(np.int8)
+    return sgn.reshape(len(quads), 4 * n)
+
+
 def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     """Per quad (H, 4, 2): share of points just past its corners, straight on along
     each side, where the side's edge still runs (less those where an edge runs
@@ -291,6 +333,7 @@ def choose(
         return []
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
     pts, on = outline_on(ev, quads)
+    pol = polarity(ev, quads)
     h_n, p_n = pts.shape[:2]
     x, y = quads[:, :, 0].astype(np.float64), quads[:, :, 1].astype(np.float64)
     areas = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
@@ -309,7 +352,12 @@ def choose(
         sup = (on & vis).sum(axis=1) / np.maximum(vis.sum(axis=1), 1)
         # Straight edges running on past (nearly) every corner: a cell of a
         # checked or striped cloth, not a card (whose corners are rounded ends).
+        # And one brightness step all round (see polarity), not texture.
+        signed = np.where(vis & on, pol, 0).astype(np.int32)
+        steps = np.maximum((signed != 0).sum(axis=1), 1)
+        agree = np.abs(signed.sum(axis=1)) / steps
         ok = alive & (vis_frac >= min_visible) & (sup >= min_support) & (over < 0.3)
+        ok &= agree >= 0.5
         if not ok.any():
             break
         whole = ok & (vis_frac >= 0.97) & (sup >= 0.88)
@@ -346,6 +394,11 @@ def choose(
             if any(g.iou(quads[i], c.quad) > max_iou for c in chosen):
                 alive[i] = False
                 continue
+            if vis_frac[i] < 0.97:
+                covered = [c.quad for c in chosen if g.intersection_area(quads[i], c.quad) > 1.0]
+                if table_like(ev, quads[i], covered):
+                    alive[i] = False
+                    continue
             picked = int(i)
             break
         if picked is None:
