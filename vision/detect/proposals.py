@@ -71,8 +71,50 @@ def whole_quads(
                     q = poly.reshape(4, 2).astype(np.float32)
                     if g.is_card_shaped(q):
                         out.append(g.order_quad(q))
+                        fitted = fit_sides(c, q)
+                        if fitted is not None and g.is_card_shaped(fitted):
+                            out.append(g.order_quad(fitted))
                     break
     return out
+
+
+def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | None:
+    """Refit the four sides of `q` to the contour's own points along the middle of
+    each side, and intersect them.
+
+    Why: a printed index close to the border bends the outline around it near the
+    corners, and the polygon simplification then cuts the corner off; the middle of
+    each side is still straight and gives the true border line.
+    """
+    pts = c.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = b - a
+        ln = float(np.hypot(d[0], d[1]))
+        if ln < 8:
+            return None
+        u = d / ln
+        rel = pts - a
+        along = rel @ u
+        across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
+        sel = (along > 0.15 * ln) & (along < 0.85 * ln) & (np.abs(across) <= band)
+        if sel.sum() < 5:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(pts[sel].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        det = d1[0] * -d2[1] + d2[0] * d1[1]
+        if abs(det) < 1e-6:
+            return None
+        t = ((p2[0] - p1[0]) * -d2[1] + d2[0] * (p2[1] - p1[1])) / det
+        out.append(p1 + d1 * t)
+    res = np.array(out, dtype=np.float32)
+    if np.abs(res - q).max() > 0.25 * max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1]))):
+        return None
+    return res
 
 
 def corners_of(c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
