@@ -61,6 +61,9 @@ def whole_quads(
             # other are far from convex, and their hull is no card.
             if cv2.contourArea(c) >= 0.92 * cv2.contourArea(h):
                 shapes.append(h)
+        longest = four_longest_sides(c)
+        if longest is not None:
+            out.append(longest)
         for k, shape in enumerate(shapes):
             peri = cv2.arcLength(shape, True)
             for eps in (0.015, 0.03, 0.05) if coarse else (0.015, 0.03):
@@ -76,6 +79,39 @@ def whole_quads(
                             out.append(g.order_quad(fitted))
                     break
     return out
+
+
+def four_longest_sides(c: np.ndarray) -> np.ndarray | None:
+    """The quad on the four longest sides of the contour's fine simplification.
+
+    Why: an outline whose corners are cut (the index printed close to a rounded
+    corner, a corner bent by glare) simplifies to 5-8 vertices: four long sides, the
+    card's, and a few short cuts; extending the long ones restores the corners.
+    """
+    peri = cv2.arcLength(c, True)
+    poly = cv2.approxPolyDP(c, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if not 5 <= n <= 8:
+        return None
+    nxt = np.roll(poly, -1, axis=0)
+    lengths = np.linalg.norm(nxt - poly, axis=1)
+    idx = sorted(np.argsort(-lengths)[:4].tolist())
+    if lengths[idx].min() < 2.0 * np.sort(lengths)[:n - 4].max():
+        return None  # no clear four long sides
+    out = []
+    for k in range(4):
+        i, j = idx[k - 1], idx[k]
+        p1, d1 = poly[i], nxt[i] - poly[i]
+        p2, d2 = poly[j], nxt[j] - poly[j]
+        det = d1[0] * -d2[1] + d2[0] * d1[1]
+        if abs(det) < 1e-6:
+            return None
+        t = ((p2[0] - p1[0]) * -d2[1] + d2[0] * (p2[1] - p1[1])) / det
+        out.append(p1 + d1 * t)
+    q = np.array(out, dtype=np.float32)
+    if not g.is_card_shaped(q):
+        return None
+    return g.order_quad(q)
 
 
 def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | None:
