@@ -345,17 +345,21 @@ def choose(
     whole_dims: list[tuple[float, float]] = list(sizes or [])
     covered_pts = np.zeros((h_n, p_n), dtype=bool)
     alive = np.ones(h_n, dtype=bool)
+    # Per-hypothesis tallies over its visible outline points, updated only for the
+    # hypotheses a newly chosen card covers (the rest do not change).
+    signed_on = np.where(on, pol, 0).astype(np.int32)
+    n_vis = np.full(h_n, p_n, dtype=np.int64)
+    n_on = on.sum(axis=1)
+    pol_sum = signed_on.sum(axis=1)
+    pol_n = (signed_on != 0).sum(axis=1)
     chosen: list[Chosen] = []
     while len(chosen) < max_cards and alive.any():
-        vis = ~covered_pts
-        vis_frac = vis.mean(axis=1)
-        sup = (on & vis).sum(axis=1) / np.maximum(vis.sum(axis=1), 1)
+        vis_frac = n_vis / p_n
+        sup = n_on / np.maximum(n_vis, 1)
         # Straight edges running on past (nearly) every corner: a cell of a
         # checked or striped cloth, not a card (whose corners are rounded ends).
         # And one brightness step all round (see polarity), not texture.
-        signed = np.where(vis & on, pol, 0).astype(np.int32)
-        steps = np.maximum((signed != 0).sum(axis=1), 1)
-        agree = np.abs(signed.sum(axis=1)) / steps
+        agree = np.abs(pol_sum) / np.maximum(pol_n, 1)
         ok = alive & (vis_frac >= min_visible) & (sup >= min_support) & (over < 0.3)
         ok &= agree >= 0.5
         if not ok.any():
@@ -416,6 +420,12 @@ def choose(
         if len(near):
             hit = inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5)
             covered_pts[near] |= hit.reshape(len(near), p_n)
+            vis = ~covered_pts[near]
+            n_vis[near] = vis.sum(axis=1)
+            n_on[near] = (on[near] & vis).sum(axis=1)
+            sv = np.where(vis, signed_on[near], 0)
+            pol_sum[near] = sv.sum(axis=1)
+            pol_n[near] = (sv != 0).sum(axis=1)
     return _drop_nested(chosen)
 
 
