@@ -44,11 +44,25 @@ def _recognizer():  # type: ignore[no-untyped-def]
         return None
 
 
-def _scenes(n: int, overlap: float, seed: int = 77) -> list[tuple[np.ndarray, list]]:
+def _heldout():  # type: ignore[no-untyped-def]
+    """The decks held out from training (VB2's split), else a fixed set."""
     from vision import cardart
+
+    try:
+        from vision.training.split import heldout_decks
+
+        decks = heldout_decks()
+        if decks:
+            return decks
+    except ImportError:
+        pass
+    return [cardart.find_deck(d) for d in HELDOUT]
+
+
+def _scenes(n: int, overlap: float, seed: int = 77) -> list[tuple[np.ndarray, list]]:
     from vision.scene import SceneRenderer, random_scene_spec, render_scene
 
-    decks = [cardart.find_deck(d) for d in HELDOUT]
+    decks = _heldout()
     r = SceneRenderer()
     out = []
     for i in range(n):
@@ -157,7 +171,8 @@ def main() -> None:
     print(f"  peak memory: pipeline {s['peak_mb']:.1f} MB (tracemalloc), process max RSS "
           f"{s['rss_mb']:.0f} MB")
     r = rendered_recall(_scenes(40, overlap=0.3, seed=500))
-    print(f"  detection recall, rendered held-out decks ({r['n']} cards, IoU >= 0.7): "
+    print(f"  detection recall, rendered held-out decks ({', '.join(d.name for d in _heldout())};"
+          f" {r['n']} cards, IoU >= 0.7): "
           f"{r['recall']:.3f}; cards >= half visible {r['recall_vis']:.3f}; "
           f"face/back right {r['side_ok']:.3f}; extra quads/scene {r['extra']:.2f}")
     real = real_recall()
