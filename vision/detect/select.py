@@ -229,14 +229,19 @@ def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.
     """Mask of points inside, or within `margin` pixels of, any of the convex quads
     (clockwise on screen). Vectorised: selection calls it for every hypothesis."""
     hit = np.zeros(len(pts), dtype=bool)
+    px = np.ascontiguousarray(pts[:, 0], dtype=np.float32)
+    py = np.ascontiguousarray(pts[:, 1], dtype=np.float32)
     for q in quads:
-        a = q
-        e = np.roll(q, -1, axis=0) - a
-        norm = np.linalg.norm(e, axis=1) + 1e-9
-        rel = pts[:, None, :] - a[None, :, :]
-        # For a clockwise quad (y down) the inside is where cross(e, p - a) >= 0.
-        sd = (e[None, :, 0] * rel[:, :, 1] - e[None, :, 1] * rel[:, :, 0]) / norm[None]
-        hit |= sd.min(axis=1) > -margin
+        inside = np.ones(len(pts), dtype=bool)
+        for i in range(4):
+            ax, ay = float(q[i][0]), float(q[i][1])
+            ex, ey = float(q[(i + 1) % 4][0]) - ax, float(q[(i + 1) % 4][1]) - ay
+            n = (ex * ex + ey * ey) ** 0.5 + 1e-9
+            # For a clockwise quad (y down) the inside is where cross(e, p - a) >= 0;
+            # as a line test: ex*py - ey*px > c.
+            c = ex * ay - ey * ax - margin * n
+            inside &= (ex * py - ey * px) > c
+        hit |= inside
     return hit
 
 
