@@ -20,7 +20,7 @@ from vision.recognize.classifier import DEFAULT_MODEL, Calibration, IndexClassif
     Reading, combine
 from vision.types import RANKS, SUITS
 
-TARGET_WRONG = 0.0005  # half the 0.1% budget, for margin on unseen decks
+TARGET_WRONG = 0.001  # the 0.1% budget, on calibration patches harsher than scenes
 _GRID = [float(t) for t in np.round(np.arange(0.5, 0.996, 0.005), 3)]
 
 
