@@ -369,7 +369,7 @@ def choose(
         ok &= agree >= 0.5
         if not ok.any():
             break
-        whole = ok & (vis_frac >= 0.97) & (sup >= 0.88)
+        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85)
         if whole.any():
             # Best outline first, where an outline whose corners do not end (its
             # sides run on past them: it stops along another card's edge) counts
