@@ -357,6 +357,8 @@ def choose(
     n_on = on.sum(axis=1)
     pol_sum = signed_on.sum(axis=1)
     pol_n = (signed_on != 0).sum(axis=1)
+    # Whole cards show all four sides: no side may be mostly missing.
+    side_min = on.reshape(h_n, 4, -1).mean(axis=2).min(axis=1)
     chosen: list[Chosen] = []
     while len(chosen) < max_cards and alive.any():
         vis_frac = n_vis / p_n
@@ -369,7 +371,7 @@ def choose(
         ok &= agree >= 0.5
         if not ok.any():
             break
-        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85)
+        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
         if whole.any():
             # Best outline first, where an outline whose corners do not end (its
             # sides run on past them: it stops along another card's edge) counts
