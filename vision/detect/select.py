@@ -141,18 +141,22 @@ def refine(ev: Evidence, q: np.ndarray, reach: float = 4.0) -> np.ndarray:
     return refine_many(ev, q[None], reach)[0]
 
 
-def refine_many(ev: Evidence, quads: np.ndarray, reach: float = 4.0) -> np.ndarray:
+def refine_many(
+    ev: Evidence, quads: np.ndarray, reach: float = 4.0, span: tuple[float, float] = (0.12, 0.88)
+) -> np.ndarray:
     """Move each side onto the strongest gradient across it within `reach` pixels
     (brighter inwards: the paper's own border, not the outer rim of its shadow),
     fit a line to those points, and intersect neighbouring sides. Sides with too
     little evidence (hidden under another card) stay where they are. Vectorised over
-    quads (H, 4, 2): the detector polishes dozens of guesses per frame."""
+    quads (H, 4, 2): the detector polishes dozens of guesses per frame. `span`: the
+    stretch of each side sampled (narrower keeps clear of indices printed near the
+    corners, wider helps sides partly hidden under another card)."""
     q = np.asarray(quads, dtype=np.float32)
     h = len(q)
     if h == 0:
         return q
     n = 24
-    t = np.linspace(0.12, 0.88, n, dtype=np.float32)[None, None, :, None]
+    t = np.linspace(span[0], span[1], n, dtype=np.float32)[None, None, :, None]
     a, b = q[:, :, None, :], q[:, [1, 2, 3, 0]][:, :, None, :]
     pts = a * (1 - t) + b * t  # (H, 4, n, 2)
     d = (b - a)[:, :, 0, :]
