@@ -110,7 +110,7 @@ def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> li
     grad = _Grad(cv2.Sobel(grey, cv2.CV_16S, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3))
     stack = np.stack(quads).astype(np.float32)
     moved = g.order_quads(select.refine_many(  # type: ignore[arg-type]
-        grad, stack, reach=max(2.0, 1.5 / scale), span=(0.2, 0.8)))
+        grad, stack, reach=max(2.0, 1.5 / scale), span=(0.2, 0.8), step=0.5))
     shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
     out = []
     for q, m, ok in zip(stack, moved, shaped):

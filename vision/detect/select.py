@@ -142,7 +142,8 @@ def refine(ev: Evidence, q: np.ndarray, reach: float = 4.0) -> np.ndarray:
 
 
 def refine_many(
-    ev: Evidence, quads: np.ndarray, reach: float = 4.0, span: tuple[float, float] = (0.12, 0.88)
+    ev: Evidence, quads: np.ndarray, reach: float = 4.0, span: tuple[float, float] = (0.12, 0.88),
+    step: float = 1.0,
 ) -> np.ndarray:
     """Move each side onto the strongest gradient across it within `reach` pixels
     (brighter inwards: the paper's own border, not the outer rim of its shadow),
@@ -163,7 +164,8 @@ def refine_many(
     # Normals point into the card (clockwise quad, y down).
     normals = np.stack([-d[..., 1], d[..., 0]], axis=-1)
     normals /= np.linalg.norm(normals, axis=-1, keepdims=True) + 1e-9  # (H, 4, 2)
-    offs = np.linspace(-reach, reach, int(2 * reach) * 2 + 1, dtype=np.float32)
+    # Whole-pixel steps at work scale (the full-resolution pass adds the precision).
+    offs = np.linspace(-reach, reach, int(round(2 * reach / step)) + 1, dtype=np.float32)
     cand = pts[:, :, :, None, :] + offs[None, None, None, :, None] * normals[:, :, None, None, :]
     flat = np.ascontiguousarray(cand.reshape(h * 4, -1, 2), dtype=np.float32)
     # cv2.remap as a fast nearest-pixel lookup; outside the image the gradient is 0.
