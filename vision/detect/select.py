@@ -306,12 +306,12 @@ class Chosen:
 
 def dedupe(hyps: list[Scored], grid: float = 4.0) -> list[Scored]:
     """Drop near-identical hypotheses (many guesses snap onto the same card)."""
-    best: dict[tuple[int, ...], Scored] = {}
-    for s in hyps:
-        key = tuple(np.rint(s.quad.ravel() / grid).astype(int).tolist())
-        if key not in best or best[key].support < s.support:
-            best[key] = s
-    return list(best.values())
+    if len(hyps) < 2:
+        return list(hyps)
+    keys = np.rint(np.stack([s.quad for s in hyps]).reshape(len(hyps), 8) / grid).astype(np.int32)
+    order = np.argsort([-s.support for s in hyps], kind="stable")
+    _, first = np.unique(keys[order], axis=0, return_index=True)
+    return [hyps[i] for i in sorted(order[first].tolist())]
 
 
 def nms(hyps: list[Scored], max_iou: float) -> list[Scored]:
