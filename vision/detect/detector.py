@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect import proposals, select
+from vision.detect import proposals, refine, select
 from vision.detect.candidate import CardCandidate
 from vision.detect.evidence import Evidence, gather
 from vision.detect.faces import looks_face_down
@@ -89,7 +89,7 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Grad:
-    """Gradients of an image patch (what select.refine_many samples)."""
+    """Gradients of an image (what refine.refine_many samples)."""
 
     gx: np.ndarray
     gy: np.ndarray
@@ -109,7 +109,7 @@ def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> li
     grey = cv2.GaussianBlur(grey, (3, 3), 0)
     grad = _Grad(cv2.Sobel(grey, cv2.CV_16S, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3))
     stack = np.stack(quads).astype(np.float32)
-    moved = g.order_quads(select.refine_many(  # type: ignore[arg-type]
+    moved = g.order_quads(refine.refine_many(
         grad, stack, reach=max(2.0, 1.5 / scale), span=(0.2, 0.8), step=0.5))
     shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
     out = []
@@ -138,7 +138,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     first = select.nms(first, 0.8)
     whole = []
     if first:
-        moved = g.order_quads(select.refine_many(ev, np.stack([s.quad for s in first])))
+        moved = g.order_quads(refine.refine_many(ev, np.stack([s.quad for s in first])))
         shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
         whole = [m if ok else s.quad for s, m, ok in zip(first, moved, shaped)]
     scored = select.dedupe(select.score_many(ev, whole))
@@ -163,7 +163,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     top = hyps[: config.max_refine]
     polished = []
     if top:
-        moved = g.order_quads(select.refine_many(ev, np.stack([s.quad for s in top])))
+        moved = g.order_quads(refine.refine_many(ev, np.stack([s.quad for s in top])))
         rescored = select.score_many(ev, list(moved))
         shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
         for s, r, ok in zip(top, rescored, shaped):
