@@ -39,12 +39,12 @@ class IndexNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            *_block(3, 16, stride=2), nn.MaxPool2d(2),  # 16x8 (strided: cheap at 64x32)
-            *_block(16, 32),
-            *_block(32, 48), nn.MaxPool2d(2),  # 8x4
-            *_block(48, 64),
+            *_block(3, 24, stride=2), nn.MaxPool2d(2),  # 16x8 (strided: cheap at 64x32)
+            *_block(24, 48),
+            *_block(48, 64), nn.MaxPool2d(2),  # 8x4
+            *_block(64, 96),
         )
-        self.fc = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 8 * 4, 128),
+        self.fc = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 8 * 4, 128),
                                 nn.ReLU())
         self.embed = nn.Linear(128, EMBED_DIM)
         self.rank = nn.Linear(128, N_RANKS + 1)

@@ -1,0 +1,81 @@
+"""The committed model through cv2.dnn: reads held-out decks, abstains on garbage."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.evaluate import evaluate_rendered
+from vision.recognize.classifier import (DEFAULT_MODEL, IndexClassifier, ModelMissing,
+                                         combine)
+from vision.recognize.patch import PATCH_H, PATCH_W
+from vision.training.split import heldout_decks
+
+pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model (make model)")
+scene = pytest.importorskip("vision.scene")
+
+
+@pytest.fixture(scope="module")
+def clf() -> IndexClassifier:
+    return IndexClassifier.load()
+
+
+def test_missing_model_says_how_to_make_one(tmp_path):
+    with pytest.raises(ModelMissing) as err:
+        IndexClassifier.load(tmp_path / "none.onnx")
+    assert err.value.path == tmp_path / "none.onnx"
+    assert "make model" in str(err.value)
+
+
+def test_model_is_small_and_calibrated():
+    assert DEFAULT_MODEL.stat().st_size < 5_000_000
+    assert DEFAULT_MODEL.with_suffix(".json").is_file()
+
+
+def garbage(rng: np.random.Generator) -> list[np.ndarray]:
+    """Patches with no index: flat, noise, stripes, a card back, a blank card edge."""
+    from vision.cardart import render_back
+    from vision.recognize.patch import extract_index_patches
+
+    out = [np.full((PATCH_H, PATCH_W, 3), v, np.uint8) for v in (0, 90, 200, 255)]
+    out += [rng.integers(0, 256, (PATCH_H, PATCH_W, 3), dtype=np.uint8) for _ in range(4)]
+    stripes = np.zeros((PATCH_H, PATCH_W, 3), np.uint8)
+    stripes[::4] = 255
+    out += [stripes, stripes.transpose(1, 0, 2)[:PATCH_H, :PATCH_W].copy()
+            if PATCH_W >= PATCH_H else np.ascontiguousarray(stripes[:, ::-1])]
+    for deck in heldout_decks()[:3]:
+        back = render_back(deck, 320)[:, :, :3].copy()
+        h, w = back.shape[:2]
+        out += extract_index_patches(back, [(0, 0), (w, 0), (w, h), (0, h)])
+    return out
+
+
+def test_garbage_is_never_read_as_a_card(clf):
+    patches = garbage(np.random.default_rng(0))
+    readings = clf.classify(patches)
+    accepted = [combine([r], clf.calibration).card for r in readings]
+    assert accepted == [None] * len(patches)
+
+
+def test_reads_held_out_decks_from_true_quads_without_wrong_cards(clf):
+    rep = evaluate_rendered(clf, heldout_decks(), n_scenes=6, seed=99, n_cards=8,
+                            overlap=0.4)
+    assert rep.all.n >= 40
+    assert rep.all.wrong == 0, rep.all.wrong_examples
+    # Floor at what the committed model reaches (see the report: the 99.5% target is
+    # not met yet); it catches a broken model or crop, and wrong readings stay at zero.
+    assert rep.all.accuracy >= 0.3, rep.all.row()
+    assert rep.backs_read == 0
+
+
+def test_a_card_reads_the_same_from_either_corner(clf):
+    rng = np.random.default_rng(3)
+    spec = scene.random_scene_spec(rng, heldout_decks()[:1], 3, overlap=0.0,
+                                   face_down=0.0, effects=0.2)
+    image, truth = scene.render_scene(spec, rng)
+    for t in truth:
+        q = np.asarray(t.corners)
+        a = clf.read_card(image, q)
+        b = clf.read_card(image, np.roll(q, 2, axis=0))  # start at the other corner
+        assert a.card == b.card
+        assert a.card in (None, t.card)
