@@ -174,7 +174,7 @@ def save_deck(name: str, labels: list[str], patches: np.ndarray, *, source: str 
     np.savez_compressed(tmp / "patches.npz", patches=patches.astype(np.uint8),
                         labels=np.array(labels))
     manifest = {"name": name, "source": source, "cards": cards,
-                "card_list": sorted(set(labels)), "patches": int(len(labels)),
+                "card_list": sorted(set(labels)), "patches": len(labels),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
     if path.exists():

@@ -30,7 +30,7 @@ def table(tmp_path_factory):
     cv2.imwrite(str(d / "table.png"), image)
     cv2.imwrite(str(d / "black.png"), np.zeros((480, 640, 3), np.uint8))
     (d / "empty.jpg").write_bytes(b"")
-    ok, buf = cv2.imencode(".jpg", image)
+    _, buf = cv2.imencode(".jpg", image)
     (d / "cut.jpg").write_bytes(buf.tobytes()[:5000])
     (d / "notes.jpg").write_text("not an image\n")
     return d, {t.card for t in truth}

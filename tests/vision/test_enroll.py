@@ -142,7 +142,7 @@ def test_enrol_a_numbered_childrens_deck():
 
     def frames(repeats):
         seq = 0
-        for label, (n, suit) in cards.items():
+        for n, suit in cards.values():
             image = table_frame(numbered_card(n, suit), rng)
             for _ in range(repeats):
                 yield Frame(image, seq, seq / 10.0)

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from vision.evaluate import evaluate_rendered
-from vision.recognize.classifier import (DEFAULT_MODEL, IndexClassifier, ModelMissing,
-                                         combine)
+from vision.recognize.classifier import DEFAULT_MODEL, IndexClassifier, ModelMissing, combine
 from vision.recognize.patch import PATCH_H, PATCH_W
 from vision.training.split import heldout_decks
 

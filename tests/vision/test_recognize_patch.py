@@ -5,8 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.recognize.patch import (INDEX_BOX, PATCH_H, PATCH_W, extract_index_patches,
-                                    index_quads, normalize_quad)
+from vision.recognize.patch import (
+    INDEX_BOX,
+    PATCH_H,
+    PATCH_W,
+    extract_index_patches,
+    index_quads,
+    normalize_quad,
+)
 
 
 def _card_image() -> tuple[np.ndarray, np.ndarray]:
@@ -54,7 +60,7 @@ def test_normalize_quad_puts_a_short_edge_first_clockwise():
 def test_index_quads_cover_the_index_box():
     _, quad = _card_image()
     tl, br = index_quads(quad)
-    x0, y0, x1, y1 = INDEX_BOX
+    _, _, x1, y1 = INDEX_BOX
     assert np.allclose(tl[0], [50, 30]) and np.allclose(tl[2], [50 + 100 * x1, 30 + 140 * y1])
     assert np.allclose(br[0], [150, 170])
 

@@ -20,12 +20,11 @@ MAX_PIXELS = 60_000_000
 
 def _truncated(data: bytes) -> str | None:
     """Why the encoded bytes look cut short, or None if they look whole."""
-    if data[:3] == b"\xff\xd8\xff":  # JPEG: must end with the EOI marker (maybe padded)
-        if b"\xff\xd9" not in data[-64:]:
-            return "truncated JPEG (no end-of-image marker)"
-    elif data[:8] == b"\x89PNG\r\n\x1a\n":
-        if b"IEND" not in data[-32:]:
-            return "truncated PNG (no IEND chunk)"
+    jpeg, png = data[:3] == b"\xff\xd8\xff", data[:8] == b"\x89PNG\r\n\x1a\n"
+    if jpeg and b"\xff\xd9" not in data[-64:]:  # JPEG ends with EOI (maybe padded)
+        return "truncated JPEG (no end-of-image marker)"
+    if png and b"IEND" not in data[-32:]:
+        return "truncated PNG (no IEND chunk)"
     return None
 
 

@@ -16,8 +16,13 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.recognize.classifier import DEFAULT_MODEL, Calibration, IndexClassifier, \
-    Reading, combine
+from vision.recognize.classifier import (
+    DEFAULT_MODEL,
+    Calibration,
+    IndexClassifier,
+    Reading,
+    combine,
+)
 from vision.types import RANKS, SUITS
 
 TARGET_WRONG = 0.001  # the 0.1% budget, on calibration patches harsher than scenes

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cardart import ALL_CARDS, CardArtError, DeckArt, parse_card, render_back, \
-    render_card
+from vision.cardart import ALL_CARDS, CardArtError, DeckArt, parse_card, render_back, render_card
 from vision.recognize.patch import PATCH_H, PATCH_W, extract_index_patches, index_quads
 from vision.types import RANKS, SUITS
 
@@ -168,7 +167,7 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     out = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         q = int(rng.integers(25, 95))
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
 

@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         "calibration_decks": list(split.CALIBRATION_DECKS),
         "heldout_decks": list(split.HELDOUT_DECKS),
         "views": args.views, "epochs": args.epochs, "seed": SEED,
-        "patches": int(len(x)), "real_repeat": args.real_repeat,
+        "patches": len(x), "real_repeat": args.real_repeat,
         "seconds": round(time.time() - t0),
     })
     size = onnx_path.stat().st_size
