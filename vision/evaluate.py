@@ -56,7 +56,7 @@ class Tally:
     def abstain_rate(self) -> float:
         return self.abstained / self.n if self.n else 0.0
 
-    def add(self, truth: str, got: str | None, where: str = "") -> None:
+    def add(self, truth: str | None, got: str | None, where: str = "") -> None:
         if got is None:
             self.abstained += 1
         elif got == truth:
@@ -85,7 +85,7 @@ class RenderedReport:
     scenes: int = 0
 
 
-def _poly_iou(a: np.ndarray, b: np.ndarray) -> float:
+def _poly_iou(a: Any, b: Any) -> float:
     a = np.asarray(a, np.float32).reshape(4, 2)
     b = np.asarray(b, np.float32).reshape(4, 2)
     inter, _ = cv2.intersectConvexConvex(a, b)
@@ -134,9 +134,9 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         image, truth = renderer.render(spec, rng)
         rep.scenes += 1
         if quads == "truth":
-            pairs = []
+            pairs: list[tuple[Any, Any]] = []
             for t in truth:
-                vis = tuple(r.visible for r in t.index_regions) or (False, False)
+                vis: Any = tuple(r.visible for r in t.index_regions) or (False, False)
                 patches = None
                 if not t.face_down:
                     patches = tuple(p for p, v in zip(
@@ -145,7 +145,7 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         else:
             assert detect is not None
             cands = detect(image)
-            pairs, used = [], set()
+            pairs, used = [], set()  # type: ignore[var-annotated]
             for t in truth:
                 best, best_iou = None, 0.5
                 for j, c in enumerate(cands):
@@ -192,9 +192,10 @@ def real_labels(root: Path = REAL_PHOTOS, split: str = "test"
     out: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
     with open(root / "images" / f"{split}_labels.csv", newline="") as fh:
         for row in csv.DictReader(fh):
-            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            out.setdefault(row["filename"], []).append((_REAL_RANKS[row["class"]], box))
-    return out  # type: ignore[return-value]
+            x0, y0, x1, y1 = (float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            out.setdefault(row["filename"], []).append((_REAL_RANKS[row["class"]],
+                                                        (x0, y0, x1, y1)))
+    return out
 
 
 def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str = "test",

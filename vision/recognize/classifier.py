@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cv2
 import numpy as np
@@ -185,7 +185,7 @@ class IndexClassifier:
         covered by another card) are ignored. Accepted only if every usable corner
         agrees and the calibrated thresholds are met, otherwise `card` is None.
         """
-        corners = getattr(quad, "corners", quad)
+        corners: Any = getattr(quad, "corners", quad)
         patches = extract_index_patches(image, corners)
         readings = self.classify([p for p, v in zip(patches, visible) if v])
         return combine(readings, self.calibration, enrolled=self.deck is not None)
