@@ -61,6 +61,8 @@ def _summary(cards: list) -> str:
 
 
 def run_recognize(args: argparse.Namespace) -> int:
+    import cv2
+
     from vision.recognize.classifier import IndexClassifier
     from vision.recognize.imagefile import load_image
     from vision.recognize.reader import default_detector, read_image
@@ -76,9 +78,10 @@ def run_recognize(args: argparse.Namespace) -> int:
         try:
             image = load_image(path)
             cards = read_image(clf, image, detect)
-        except VisionError as exc:
+        except (VisionError, cv2.error, MemoryError) as exc:
+            # One bad image must not stop the others: report it on its own line.
             failed += 1
-            msg = getattr(exc, "reason", None) or str(exc)
+            msg = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}".strip()
             if args.json:
                 print(json.dumps({"image": path, "error": msg}, ensure_ascii=False),
                       flush=True)
