@@ -72,7 +72,7 @@ class Header:
             game=game,
             dealer=dealer,  # type: ignore[arg-type]
             players=players,
-            trump=Suit.parse(trump) if isinstance(trump, str) else _none(trump, "trump"),
+            trump=_suit(trump),
             trump_card=parse_cards([trump_card])[0] if trump_card is not None else None,
             options=dict(options),
             hands=_hands(obj.get("hands"), "hands"),
@@ -113,10 +113,12 @@ class Header:
         )
 
 
-def _none(value: Any, key: str) -> None:
-    if value is not None:
-        raise RecordError(f"header '{key}' must be a suit letter (C, D, H, S), got {value!r}")
-    return None
+def _suit(value: Any) -> Suit | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RecordError(f"header 'trump' must be a suit letter (C, D, H, S), got {value!r}")
+    return Suit.parse(value)
 
 
 def _int(obj: dict[str, Any], key: str, default: int | None) -> int | None:

@@ -8,6 +8,7 @@ GPL/LGPL art: they live in the cache (`$CARDTABLE_CACHE/cardart` or
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
@@ -23,11 +24,17 @@ from vision.cardart.decks import ALL_CARDS, CardArtUnavailable, DeckArt, RenderF
 from vision.types import RANKS
 
 
+#: Bumped whenever rendering changes what a cached PNG holds, so a cache written by an
+#: older renderer is never read back as if it were current.
+RENDER_VERSION = 2
+
+
 def cache_dir() -> Path:
-    """Where rendered PNGs live: `$CARDTABLE_CACHE/cardart` or ~/.cache/cardtable/cardart."""
+    """Where rendered PNGs live: `$CARDTABLE_CACHE/cardart-vN` or
+    ~/.cache/cardtable/cardart-vN (N = RENDER_VERSION)."""
     root = os.environ.get("CARDTABLE_CACHE")
     base = Path(root) if root else Path.home() / ".cache" / "cardtable"
-    return base / "cardart"
+    return base / f"cardart-v{RENDER_VERSION}"
 
 
 def _slug(name: str) -> str:
@@ -85,10 +92,15 @@ def _crop_card(cell: np.ndarray, height_px: int) -> np.ndarray | None:
     """The opaque card inside a rendered cell, resized to `height_px`; None if empty."""
     if cell.shape[2] == 3:
         cell = cv2.cvtColor(cell, cv2.COLOR_BGR2BGRA)
-    ys, xs = np.nonzero(cell[:, :, 3] > 127)
-    if len(xs) == 0:
+    opaque = (cell[:, :, 3] > 127).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(opaque, connectivity=4)
+    if count < 2:
         return None
-    crop = cell[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    # The card is the largest opaque blob: a sliver of a neighbouring card that the
+    # cell's edge caught (decks with gaps between cards) is left out.
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[best, :4])
+    crop = cell[y:y + h, x:x + w]
     width = max(1, round(crop.shape[1] * height_px / crop.shape[0]))
     if crop.shape[:2] != (height_px, width):
         crop = cv2.resize(crop, (width, height_px), interpolation=cv2.INTER_AREA)
@@ -125,8 +137,10 @@ def _render_gnome_sheet(deck: DeckArt, height_px: int) -> None:
         jobs = [(deck.element_id(c), _GNOME_SUIT_ROW[c[-1]], _GNOME_RANK_COL[c[:-1]])
                 for c in ALL_CARDS] + [("back", 4, 2)]
         for element, row, col in jobs:
-            cell = sheet[round(row * ch):round((row + 1) * ch),
-                         round(col * cw):round((col + 1) * cw)]
+            # Neighbouring cards share their border line on the sheet: take the cell
+            # outwards (floor/ceil) so each card keeps the outline on all four sides.
+            cell = sheet[math.floor(row * ch):math.ceil((row + 1) * ch),
+                         math.floor(col * cw):math.ceil((col + 1) * cw)]
             card = _crop_card(cell, height_px)
             if card is None:
                 continue
