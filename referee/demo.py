@@ -70,6 +70,23 @@ def score_line(game: str, view: dict[str, Any]) -> str:
     return json.dumps({k: view[k] for k in ("points", "tricks") if k in view})
 
 
+def verdict(game: str, result: dict[str, Any]) -> str:
+    """The end of a game in words: who won, the defeat points, the fool."""
+    if game == "kozel":
+        p, d = result["points"], result["defeat"]
+        if p[0] == p[1]:
+            return "60-60 (\"balls\"): no defeat points"
+        win = 0 if p[0] > p[1] else 1
+        lose = 1 - win
+        return (f"team {win} wins {p[win]}-{p[lose]}; team {lose} gets "
+                f"{d[lose]} defeat points")
+    if game == "durak":
+        fool = result.get("fool")
+        return "no fool: the last cards left all hands together" if fool is None else (
+            f"seat {fool} is the fool (durak)")
+    return json.dumps(result)
+
+
 @contextmanager
 def _lights(enabled: bool, out: TextIO) -> Iterator[Callable[..., None] | None]:
     """A function that shows a TableDisplay on the simulated board and draws what the
@@ -133,7 +150,7 @@ def run_demo(
                                          players=players, buzz_id=buzz_id),
                              color=color, out=out)
             result = state.result()
-            print(f"  result: {json.dumps(result)}", file=out)
+            print(f"  result: {verdict(game, result)}  {json.dumps(result)}", file=out)
             path = out_dir / f"{game}.jsonl"
             write_record(path, header, events)
             outcome = check_record(path)
