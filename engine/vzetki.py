@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import SUITS, Card, Suit, card_list, vzetki_deck
-from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
+from engine.errors import IllegalPlay, RecordError, RevokeProven
 from engine.events import Dummy, Event, Play, event_to_json
 from engine.game import GameState
 from engine.header import Header
@@ -50,9 +50,8 @@ from engine.vzetki_rules import (
     MASK_BITS,
     SUIT_INDEX,
     check_seat,
+    checked_play,
     impossible_voids,
-    one_card,
-    seen_twice,
     sort_events,
     top_rank_option,
     trick_winner,
@@ -200,18 +199,10 @@ class VzetkiState(GameState):
 
     def _play(self, event: Play) -> None:
         seat = event.seat
-        check_seat(self.name, seat, 4)
-        if self.complete:
-            raise IllegalPlay("common.game_over", "the round is over", seat=seat)
-        card = one_card(self.name, event, self.deck)
-        if seat != self._next_seat():
-            raise NotYourTurn(
-                "common.out_of_turn",
-                f"seat {seat} played {card} out of turn: seat {self._next_seat()} plays next",
-                seat=seat, cards=(card,),
-            )
-        if card in self.seen:
-            raise seen_twice(card, seat)
+        card = checked_play(
+            self.name, event, players=4, deck=self.deck, complete=self.complete,
+            next_seat=self._next_seat(), seen=self.seen,
+        )
         if self.dummy_open is not None and seat != self.dummy_seat and card in self.dummy_open:
             raise IllegalPlay(
                 "common.card_seen_twice",

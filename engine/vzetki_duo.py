@@ -31,15 +31,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.cards import Card, Suit, card_list, vzetki_deck
-from engine.errors import IllegalPlay, NotYourTurn, RecordError
+from engine.errors import IllegalPlay, RecordError
 from engine.events import Event, Play, event_to_json
 from engine.game import GameState
 from engine.header import Header
 from engine.vzetki import match_step as _team_match_step
 from engine.vzetki_rules import (
-    check_seat,
-    one_card,
-    seen_twice,
+    checked_play,
     sort_events,
     top_rank_option,
     trick_winner,
@@ -158,18 +156,10 @@ class VzetkiDuoState(GameState):
                 seat=getattr(event, "seat", None),
             )
         seat = event.seat
-        check_seat(self.name, seat, 2)
-        if self.complete:
-            raise IllegalPlay("common.game_over", "the round is over", seat=seat)
-        card = one_card(self.name, event, self.deck)
-        if seat != self._next_seat():
-            raise NotYourTurn(
-                "common.out_of_turn",
-                f"seat {seat} played {card} out of turn: seat {self._next_seat()} plays next",
-                seat=seat, cards=(card,),
-            )
-        if card in self.seen:
-            raise seen_twice(card, seat)
+        card = checked_play(
+            self.name, event, players=2, deck=self.deck, complete=self.complete,
+            next_seat=self._next_seat(), seen=self.seen,
+        )
         piles = self.piles
         if piles is not None:
             tops = self.tops(seat)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import SUITS, Card, Suit, card_list
-from engine.errors import IllegalPlay, RecordError
+from engine.errors import IllegalPlay, NotYourTurn, RecordError
 from engine.events import Dummy, Event, Play, event_to_json
 
 SUIT_INDEX = {s.value: i for i, s in enumerate(SUITS)}
@@ -69,6 +69,37 @@ def one_card(game: str, event: Play, deck: frozenset[Card]) -> Card:
             "common.not_in_deck", f"{card} is not in the {game} deck",
             seat=event.seat, cards=(card,),
         )
+    return card
+
+
+def checked_play(
+    game: str,
+    event: Play,
+    *,
+    players: int,
+    deck: frozenset[Card],
+    complete: bool,
+    next_seat: int,
+    seen: frozenset[Card],
+) -> Card:
+    """What every play of a one-card trick game must pass before its own rules: a seat
+    at the table, a round not over, one card of the deck, in turn, never seen before.
+
+    Raises IllegalPlay (NotYourTurn for a play out of turn).
+    """
+    seat = event.seat
+    check_seat(game, seat, players)
+    if complete:
+        raise IllegalPlay("common.game_over", "the round is over", seat=seat)
+    card = one_card(game, event, deck)
+    if seat != next_seat:
+        raise NotYourTurn(
+            "common.out_of_turn",
+            f"seat {seat} played {card} out of turn: seat {next_seat} plays next",
+            seat=seat, cards=(card,),
+        )
+    if card in seen:
+        raise seen_twice(card, seat)
     return card
 
 
