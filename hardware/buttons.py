@@ -27,13 +27,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from gpiozero import Button  # type: ignore[import-untyped]
 
 from hardware.config import GpioConfig
-from hardware.errors import DeviceClosed
+from hardware.lifecycle import Closeable
 
 
 class ButtonKind(enum.Enum):
@@ -135,7 +134,7 @@ class _Tracker:
             settle.cancel()
 
 
-class ButtonPanel:
+class ButtonPanel(Closeable):
     """Every button wired in a `GpioConfig`, feeding one queue of `ButtonEvent`s.
 
     `pin_factory` is required and keyword-only (see `hardware.backends`); it is not
@@ -194,14 +193,6 @@ class ButtonPanel:
         except queue.Empty:
             return None
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise DeviceClosed(repr(self))
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     def close(self) -> None:
         """Stop listening and release the pins. Safe to call more than once."""
         self._closed = True
@@ -216,18 +207,6 @@ class ButtonPanel:
             closer.start()
         for closer in closers:
             closer.join()
-
-    def __enter__(self) -> ButtonPanel:
-        self._check_open()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self._closed:

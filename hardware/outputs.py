@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from gpiozero import LED, PWMLED, RGBLED, Buzzer  # type: ignore[import-untyped]
 
 from hardware.config import GpioConfig
 from hardware.display_state import TRUMP_SUITS, Buzz, LedMode, Rgb, SeatLight, Status, TableDisplay
-from hardware.errors import DeviceClosed
+from hardware.lifecycle import Closeable
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +45,7 @@ class LightTimings:
     alarm_count: int = 4
 
 
-class GpioTableOutputs:
+class GpioTableOutputs(Closeable):
     """The GPIO half of the table's outputs, built from a `GpioConfig`.
 
     `pin_factory` is required and keyword-only: the referee builds one factory
@@ -188,14 +187,6 @@ class GpioTableOutputs:
         else:
             buzzer.beep(on_time=t.alarm_on, off_time=t.alarm_off, n=t.alarm_count)
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise DeviceClosed(repr(self))
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     def close(self) -> None:
         """Turn everything off and release the pins. Safe to call more than once."""
         with self._lock:
@@ -204,18 +195,6 @@ class GpioTableOutputs:
         for device in reversed(devices):
             device.off()  # stop blink threads and leave nothing lit or buzzing
             device.close()
-
-    def __enter__(self) -> GpioTableOutputs:
-        self._check_open()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self._closed:

@@ -8,18 +8,17 @@ including when building one of them fails halfway.
 
 from __future__ import annotations
 
-from types import TracebackType
 from typing import Any
 
 from hardware.backends import choose_pin_factory
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.config import GpioConfig
 from hardware.display_state import TableDisplay
-from hardware.errors import DeviceClosed
+from hardware.lifecycle import Closeable
 from hardware.outputs import GpioTableOutputs, LightTimings
 
 
-class GpioTable:
+class GpioTable(Closeable):
     """The GPIO outputs and buttons of one table.
 
     With `pin_factory` given, the caller owns it; otherwise one is chosen with
@@ -73,14 +72,6 @@ class GpioTable:
         assert self.buttons is not None
         return self.buttons.get(timeout)
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise DeviceClosed(repr(self))
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     def close(self) -> None:
         """Close buttons, outputs and (if owned) the pin factory. Safe to repeat."""
         if self._closed:
@@ -91,18 +82,6 @@ class GpioTable:
                 part.close()
         if self._owns_factory:
             self.pin_factory.close()
-
-    def __enter__(self) -> GpioTable:
-        self._check_open()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self._closed:
