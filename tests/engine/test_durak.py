@@ -14,20 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rules_helpers import play, rejects
 
 from engine.cards import Card, Suit, deck
 from engine.durak import DurakState, match_step
 from engine.durak_rules import beats, scripted_header
-from engine.errors import IllegalPlay, RecordError
-from engine.events import BoutBeaten, event_from_json, event_to_json
+from engine.errors import RecordError
+from engine.events import BoutBeaten, event_to_json
 from engine.header import Header
 from engine.record import read_record
 
 DATA = Path(__file__).parents[1] / "data"
 
-
-def ev(obj: dict[str, Any]):
-    return event_from_json(obj)[0]
 
 
 def start(hands: list[str], trump: str = "AH", **kw: Any) -> DurakState:
@@ -36,18 +34,6 @@ def start(hands: list[str], trump: str = "AH", **kw: Any) -> DurakState:
     return state
 
 
-def play(state: DurakState, *objs: dict[str, Any]) -> None:
-    for obj in objs:
-        state.apply(ev(obj))
-
-
-def rejects(state: DurakState, obj: dict[str, Any], rule: str) -> IllegalPlay:
-    before = state.state_key()
-    with pytest.raises(IllegalPlay) as info:
-        state.apply(ev(obj))
-    assert info.value.rule == rule, info.value.reason
-    assert state.state_key() == before
-    return info.value
 
 
 # Seat 0 leads by `leader`; trump is hearts (AH under the stock).

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rules_helpers import ev, play, rejects
 
 from engine.cards import Suit
 from engine.durak import DurakState
 from engine.durak_rules import scripted_header
-from engine.errors import HiddenInformation, IllegalPlay
-from engine.events import event_from_json
+from engine.errors import HiddenInformation
 from engine.header import Header
 
 # Seat 1 holds 6H, the lowest trump: with hands he must attack first.
@@ -31,9 +31,6 @@ OUT_DEAL = [
 ]
 
 
-def ev(obj: dict[str, Any]):
-    return event_from_json(obj)[0]
-
 
 def observed(hands: list[str], trump: str = "AH", **kw: Any) -> DurakState:
     header = scripted_header(hands, trump, **kw).without_hands()
@@ -43,18 +40,6 @@ def observed(hands: list[str], trump: str = "AH", **kw: Any) -> DurakState:
     return state
 
 
-def play(state: DurakState, *objs: dict[str, Any]) -> None:
-    for obj in objs:
-        state.apply(ev(obj))
-
-
-def rejects(state: DurakState, obj: dict[str, Any], rule: str) -> IllegalPlay:
-    before = state.state_key()
-    with pytest.raises(IllegalPlay) as info:
-        state.apply(ev(obj))
-    assert info.value.rule == rule, info.value.reason
-    assert state.state_key() == before
-    return info.value
 
 
 @pytest.mark.parametrize("first", [0, 1])

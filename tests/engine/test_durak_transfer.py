@@ -11,20 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from rules_helpers import ev, play, rejects
 
 from engine.durak import DurakState
 from engine.durak_rules import scripted_header
-from engine.errors import IllegalPlay
-from engine.events import Transfer, event_from_json
+from engine.events import Transfer
 
 THREE = ["7S 9S 9C QC KS 6D", "7C 7D 10S 8S 9D JC", "7H 10C 10D 8D JD KD"]
 TWO = ["7S 7C 7D 9S 9C QC", "7H 8S 10S 9D JC KD"]
 ON = {"transfer": True}
 
-
-def ev(obj: dict[str, Any]):
-    return event_from_json(obj)[0]
 
 
 def start(hands: list[str], options: dict[str, Any] | None = None, **kw: Any) -> DurakState:
@@ -36,18 +32,6 @@ def start(hands: list[str], options: dict[str, Any] | None = None, **kw: Any) ->
     return state
 
 
-def play(state: DurakState, *objs: dict[str, Any]) -> None:
-    for obj in objs:
-        state.apply(ev(obj))
-
-
-def rejects(state: DurakState, obj: dict[str, Any], rule: str) -> IllegalPlay:
-    before = state.state_key()
-    with pytest.raises(IllegalPlay) as info:
-        state.apply(ev(obj))
-    assert info.value.rule == rule, info.value.reason
-    assert state.state_key() == before
-    return info.value
 
 
 def test_no_transfer_when_the_option_is_off() -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rules_helpers import rejects
 
 from engine.cards import parse_cards
-from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
+from engine.errors import NotYourTurn, RecordError, RevokeProven
 from engine.events import Dummy, Event, Play, Take
 from engine.header import Header
 from engine.vzetki import VzetkiState, match_step
@@ -42,15 +43,6 @@ def run(st: VzetkiState, events: list[Event]) -> VzetkiState:
         st.apply(e)
     return st
 
-
-def rejects(st: VzetkiState, event: Event, rule: str) -> IllegalPlay:
-    before = st.state_key()
-    with pytest.raises(IllegalPlay) as info:
-        st.apply(event)
-    assert info.value.rule == rule, info.value.reason
-    assert info.value.event == len(st.history)
-    assert st.state_key() == before
-    return info.value
 
 
 BOTH = pytest.mark.parametrize("known", [True, False], ids=["known", "observed"])

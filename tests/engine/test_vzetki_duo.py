@@ -11,10 +11,11 @@ import random
 from typing import Any
 
 import pytest
+from rules_helpers import rejects
 
 from engine.cards import parse_cards
-from engine.errors import IllegalPlay, RecordError
-from engine.events import Dummy, Event, Play
+from engine.errors import RecordError
+from engine.events import Dummy, Play
 from engine.header import Header
 from engine.vzetki_duo import VzetkiDuoState, match_step, pile_sizes
 
@@ -40,14 +41,6 @@ def state(known: bool = True) -> VzetkiDuoState:
 def play(seat: int, card: str) -> Play:
     return Play(seat, parse_cards([card]))
 
-
-def rejects(st: VzetkiDuoState, event: Event, rule: str) -> IllegalPlay:
-    before = st.state_key()
-    with pytest.raises(IllegalPlay) as info:
-        st.apply(event)
-    assert info.value.rule == rule, info.value.reason
-    assert st.state_key() == before
-    return info.value
 
 
 BOTH = pytest.mark.parametrize("known", [True, False], ids=["known", "observed"])
