@@ -27,13 +27,10 @@ from engine.record import read_record
 DATA = Path(__file__).parents[1] / "data"
 
 
-
 def start(hands: list[str], trump: str = "AH", **kw: Any) -> DurakState:
     state = DurakState.from_header(scripted_header(hands, trump, **kw))
     assert isinstance(state, DurakState)
     return state
-
-
 
 
 # Seat 0 leads by `leader`; trump is hearts (AH under the stock).

@@ -31,15 +31,12 @@ OUT_DEAL = [
 ]
 
 
-
 def observed(hands: list[str], trump: str = "AH", **kw: Any) -> DurakState:
     header = scripted_header(hands, trump, **kw).without_hands()
     assert header.observed
     state = DurakState.from_header(header)
     assert isinstance(state, DurakState)
     return state
-
-
 
 
 @pytest.mark.parametrize("first", [0, 1])

@@ -22,7 +22,6 @@ TWO = ["7S 7C 7D 9S 9C QC", "7H 8S 10S 9D JC KD"]
 ON = {"transfer": True}
 
 
-
 def start(hands: list[str], options: dict[str, Any] | None = None, **kw: Any) -> DurakState:
     kw.setdefault("leader", 0)
     state = DurakState.from_header(
@@ -30,8 +29,6 @@ def start(hands: list[str], options: dict[str, Any] | None = None, **kw: Any) ->
     )
     assert isinstance(state, DurakState)
     return state
-
-
 
 
 def test_no_transfer_when_the_option_is_off() -> None:

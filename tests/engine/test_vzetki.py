@@ -44,7 +44,6 @@ def run(st: VzetkiState, events: list[Event]) -> VzetkiState:
     return st
 
 
-
 BOTH = pytest.mark.parametrize("known", [True, False], ids=["known", "observed"])
 
 

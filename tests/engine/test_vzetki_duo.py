@@ -42,7 +42,6 @@ def play(seat: int, card: str) -> Play:
     return Play(seat, parse_cards([card]))
 
 
-
 BOTH = pytest.mark.parametrize("known", [True, False], ids=["known", "observed"])
 
 
