@@ -103,7 +103,6 @@ def _lights(enabled: bool, out: TextIO) -> Iterator[Callable[..., None] | None]:
     with SimulatedBoard() as board:
         print(f"(table lights: simulated board on {board.port})", file=out)
         yield board.show_and_draw
-    return
 
 
 def run_demo(
