@@ -1,0 +1,28 @@
+"""vision.evaluate's own arithmetic: the figures `make bench` prints rest on it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.evaluate import Tally, stretched
+
+
+def test_tally_counts_wrong_apart_from_abstained():
+    t = Tally()
+    t.add("QH", "QH")
+    t.add("QH", None)
+    t.add("QH", "QD", "img 3")
+    assert (t.correct, t.abstained, t.wrong, t.n) == (1, 1, 1, 3)
+    assert t.wrong_examples == ["img 3: QH read as QD"]
+    assert abs(t.accuracy - 1 / 3) < 1e-9 and abs(t.wrong_rate - 1 / 3) < 1e-9
+
+
+def test_stretched_resizes_each_axis_on_its_own():
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[40:60, 90:110] = 255
+    out = stretched(img, 0.5, 1.2)
+    assert out.shape == (120, 100, 3)
+    ys, xs = np.nonzero(out[:, :, 0] > 127)
+    assert 45 <= xs.min() <= 46 and 53 <= xs.max() <= 55  # x halved
+    assert 47 <= ys.min() <= 49 and 70 <= ys.max() <= 72  # y times 1.2
+    assert stretched(img, 1.0, 1.0) is img
