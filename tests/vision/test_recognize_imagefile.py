@@ -54,3 +54,27 @@ def test_missing_file_and_directory(tmp_path):
         load_image(tmp_path)
     assert "directory" in err.value.reason
     assert isinstance(err.value, ValueError)  # callers may catch the builtin
+
+
+def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """`jpeg` with an APP1 Exif segment whose only tag is Orientation (0x0112)."""
+    import struct
+
+    tiff = b"MM\x00*" + struct.pack(">I", 8) + struct.pack(">H", 1)
+    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
+    body = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body + jpeg[2:]
+
+
+def test_a_phone_photo_is_turned_upright_by_its_exif_orientation(tmp_path):
+    # Phones store the sensor's pixels and say in Exif how to turn them; read raw, a
+    # card photographed upright would lie on its side and its index turned by 90°.
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[:, :50] = 255  # a white band on the left
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(_with_exif_orientation(buf.tobytes(), 6))  # 6: turn 90° clockwise
+    out = load_image(path)
+    assert out.shape[:2] == (200, 100)
+    assert out[:50].mean() > 200 and out[-50:].mean() < 50  # the band is now on top
