@@ -179,9 +179,12 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
 @dataclass(slots=True)
 class RealReport:
     """Rank readings on the real photos; `missed` labelled cards no detection matched
-    (counted as abstained in `ranks` too)."""
+    (counted as abstained in `ranks` too). `ranks` counts a card's rank only when the
+    whole card was accepted; `rank_alone` also counts a rank given on its own (suit not
+    sure), as `cardtable recognize --json` reports it (`"card": null, "rank": "Q"`)."""
 
     ranks: Tally = field(default_factory=Tally)
+    rank_alone: Tally = field(default_factory=Tally)
     missed: int = 0
     images: int = 0
 
@@ -244,11 +247,13 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
             if best is None:
                 rep.missed += 1
                 rep.ranks.add(rank, None, name)
+                rep.rank_alone.add(rank, None, name)
                 continue
             used.add(best)
             s = sightings[best]
             got = s.card[:-1] if s.card else None
             rep.ranks.add(rank, got, name)
+            rep.rank_alone.add(rank, got or s.rank, name)
     return rep
 
 
@@ -315,10 +320,13 @@ def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int 
         out(f"real photos (images/test, rank only, {real.images} photos): "
             f"{real.ranks.row()}  missed by detector {real.missed}  "
             f"({time.perf_counter() - t0:.0f} s)")
+        out(f"  counting a rank given alone (suit unsure) too:      {real.rank_alone.row()}")
         for ex in real.ranks.wrong_examples[:5]:
             out(f"      wrong: {ex}")
         figures["real_accuracy"] = real.ranks.accuracy
         figures["real_wrong"] = real.ranks.wrong_rate
+        figures["real_rank_alone_accuracy"] = real.rank_alone.accuracy
+        figures["real_rank_alone_wrong"] = real.rank_alone.wrong_rate
         for sx, sy in ((0.8, 1.0), (1.0, 0.8)):  # resized non-uniformly, as judges may
             t0 = time.perf_counter()
             real = evaluate_real(clf, limit=real_limit, stretch=(sx, sy))
