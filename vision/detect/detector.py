@@ -20,6 +20,7 @@ from vision.detect import proposals, refine, select
 from vision.detect.candidate import CardCandidate
 from vision.detect.evidence import Evidence, gather
 from vision.detect.faces import looks_face_down
+from vision.detect.printed import printed_on_card
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.types import VisionError
 
@@ -134,14 +135,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         whole.extend(plain if plain else proposals.whole_quads([c]))
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
-    first = [s for s in select.dedupe(select.score_many(ev, whole)) if s.support >= 0.3]
-    first = select.nms(first, 0.8)
-    whole = []
-    if first:
-        moved = g.order_quads(refine.refine_many(ev, np.stack([s.quad for s in first])))
-        shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
-        whole = [m if ok else s.quad for s, m, ok in zip(first, moved, shaped)]
-    scored = select.dedupe(select.score_many(ev, whole))
+    whole = _polish(ev, select.dedupe(select.score_many(ev, whole)))
+    first = select.nms([s for s in whole if s.support >= 0.3], 0.8)
+    scored = _not_printed(ev, select.dedupe(first))
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
     rest, inner = _unexplained(rest, strong, sizes, ev.shape)
@@ -168,11 +164,35 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
         for s, r, ok in zip(top, rescored, shaped):
             polished.append(r if ok and r.support >= s.support else s)
-    pool = select.dedupe(scored + polished + hyps[config.max_refine:])
+    pool = _not_printed(ev, select.dedupe(scored + polished + hyps[config.max_refine:]))
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
     return _stack_order([c.quad for c in chosen], ev)
+
+
+def _not_printed(ev: Evidence, hyps: list[select.Scored]) -> list[select.Scored]:
+    """Drop pips and frames printed on a card (see printed.py)."""
+    if not hyps:
+        return []
+    printed = printed_on_card(ev, np.stack([s.quad for s in hyps]))
+    return [s for s, p in zip(hyps, printed) if not p]
+
+
+def _polish(ev: Evidence, hyps: list[select.Scored]) -> list[select.Scored]:
+    """Snap outlines onto the edges before judging them, keeping the better of
+    before and after.
+
+    Why before: the paper mask's outline runs a few pixels inside the card's border
+    (light falls off at the rim), so judged where it lies a plain card on busy wood
+    grain, whose edge contour merged with the grain, looks unsupported.
+    """
+    if not hyps:
+        return []
+    moved = g.order_quads(refine.refine_many(ev, np.stack([s.quad for s in hyps])))
+    shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
+    rescored = select.score_many(ev, list(moved))
+    return [r if ok and r.support >= s.support else s for s, r, ok in zip(hyps, rescored, shaped)]
 
 
 def _unexplained(

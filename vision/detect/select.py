@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.detect import geometry as g
 from vision.detect.evidence import Evidence, line_angle, on_edge, sample, side_masks
+from vision.detect.seams import has_seam
 
 #: Points sampled along each side of a hypothesis.
 SIDE_SAMPLES = 20
@@ -243,7 +244,7 @@ def choose(
     See the module docstring."""
     pool = [s for s in hyps if s.support >= max(0.35, min_support * min_visible)]
     pool = drop_unions(ev, pool)
-    pool = drop_inner(pool)
+    pool = drop_inner(ev, pool)
     if not pool:
         return []
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
@@ -254,6 +255,7 @@ def choose(
     areas = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     over = overshoot(ev, quads)
+    seam = has_seam(ev, quads)
     e = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
     pair = np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1)
     dims = np.sort(pair, axis=1)  # (H, 2) short, long
@@ -281,7 +283,7 @@ def choose(
         ok &= agree >= 0.5
         if not ok.any():
             break
-        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
+        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7) & ~seam
         if whole.any():
             # Best outline first, where an outline whose corners do not end (its
             # sides run on past them: it stops along another card's edge) counts
@@ -294,32 +296,38 @@ def choose(
                     alive[whole] = False
                     continue
             eff = sup[cand] - 0.5 * over[cand]
-            cand = cand[np.lexsort((areas[cand], -np.round(eff * 50)))]
+            cand = cand[np.lexsort((-areas[cand], -np.round(eff * 10)))]
         else:
             # A partly covered card must have the size of the cards seen whole: a
             # patch of card bounded by another card's border is card-shaped too,
             # but rarely card-sized.
             sized = np.ones(h_n, dtype=bool)
-            if len(whole_dims) >= 2:  # one card seen whole may itself be wrong
+            if whole_dims:
                 wd = np.array(whole_dims)
                 s_lo, l_lo = wd.min(axis=0) * 0.8
                 s_hi, l_hi = wd.max(axis=0) * 1.2
                 sized = (dims[:, 0] >= s_lo) & (dims[:, 0] <= s_hi)
                 sized &= (dims[:, 1] >= l_lo) & (dims[:, 1] <= l_hi)
-            cand = np.flatnonzero(ok & sized)
+            # One card seen whole may itself be wrong: its size is then only preferred.
+            cand = np.flatnonzero(ok & sized if len(whole_dims) >= 2 else ok)
             if not len(cand):
                 break
-            cand = cand[np.argsort(-((sup[cand] - 0.5 * over[cand]) * np.sqrt(vis_frac[cand])))]
+            key = (sup - 0.5 * over) * np.sqrt(vis_frac) * np.where(sized, 1.0, 0.6)
+            cand = cand[np.argsort(-key[cand])]
         picked = None
         for i in cand[:40]:
-            if any(g.iou(quads[i], c.quad) > max_iou for c in chosen):
+            # The same card again, or an outline holding a chosen card of about
+            # its size (two cards, or one fitted too big): cards are all one size.
+            if any(g.iou(quads[i], c.quad) > max_iou or (
+                    g.quad_area(c.quad) >= 0.5 * areas[i]
+                    and g.intersection_area(quads[i], c.quad) >= 0.85 * g.quad_area(c.quad))
+                   for c in chosen):
                 alive[i] = False
                 continue
-            if vis_frac[i] < 0.97:
-                covered = [c.quad for c in chosen if g.intersection_area(quads[i], c.quad) > 1.0]
-                if table_like(ev, quads[i], covered):
-                    alive[i] = False
-                    continue
+            covered = [c.quad for c in chosen if g.intersection_area(quads[i], c.quad) > 1.0]
+            if table_like(ev, quads[i], covered):
+                alive[i] = False
+                continue
             picked = int(i)
             break
         if picked is None:
@@ -343,17 +351,19 @@ def choose(
             sv = np.where(vis, signed_on[near], 0)
             pol_sum[near] = sv.sum(axis=1)
             pol_n[near] = (sv != 0).sum(axis=1)
-    return _drop_nested(chosen)
+    return _drop_small(_drop_nested(chosen))
 
 
-def drop_inner(hyps: list[Scored], strong: float = 0.88) -> list[Scored]:
+def drop_inner(ev: Evidence, hyps: list[Scored], strong: float = 0.88) -> list[Scored]:
     """Drop well-supported outlines lying inside a clearly bigger well-supported one:
     the frame of a court card or of a back's pattern, not a card. (Runs after
-    drop_unions, so a pair of touching cards is already split.)"""
+    drop_unions, so a pair of touching cards is already split; an outline crossed
+    by a seam, two cards, holds cards, not frames.)"""
     st = [h for h in hyps if h.support >= strong]
     if len(st) < 2:
         return hyps
     quads = np.stack([h.quad for h in st])
+    seamed = has_seam(ev, quads)
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     areas = np.array([g.quad_area(q) for q in quads])
     inner: set[int] = set()
@@ -362,13 +372,23 @@ def drop_inner(hyps: list[Scored], strong: float = 0.88) -> list[Scored]:
         cand = np.flatnonzero(
             (lo[:, 0] <= lo[i, 0] + 2) & (lo[:, 1] <= lo[i, 1] + 2)
             & (hi[:, 0] >= hi[i, 0] - 2) & (hi[:, 1] >= hi[i, 1] - 2)
-            & (areas[i] < 0.85 * areas)
+            & (areas[i] < 0.85 * areas) & ~seamed
         )
         for j in cand:
             if g.intersection_area(quads[i], quads[j]) >= 0.9 * areas[i]:
                 inner.add(id(st[i]))
                 break
     return [h for h in hyps if id(h) not in inner]
+
+
+def _drop_small(chosen: list[Chosen], ratio: float = 0.3) -> list[Chosen]:
+    """Cards in one frame are of a size (perspective changes it by well under 2x):
+    drop quads under `ratio` times the area of the largest card seen whole and
+    well outlined (blobs of carpet pile, pips of a card not itself found)."""
+    areas = [g.quad_area(c.quad) for c in chosen]
+    ref = max((a for a, c in zip(areas, chosen) if c.visible_outline >= 0.97 and c.support >= 0.9),
+              default=0.0)
+    return [c for a, c in zip(areas, chosen) if a >= ratio * ref]
 
 
 def _drop_nested(chosen: list[Chosen]) -> list[Chosen]:

@@ -1,0 +1,84 @@
+"""Telling a card from a shape printed on one (a pip, a court card's frame).
+
+Why: a big pip or the frame round a court picture has a crisp, straight, fully
+edge-backed outline of card-like proportions, so edge support alone takes it for a
+card; on a phone photo of a few cards a pip is no smaller than the smallest card
+the detector must accept. What gives it away is what lies around it: white card
+paper all round the outside, and ink (not paper) just inside its border. A real
+card shows the opposite, or paper on both sides when it lies on a white cloth (its
+own white margin runs inside its border).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detect.evidence import Evidence, sample
+
+#: Share of the outer ring that must be paper, and most of the inner ring that may
+#: be, for a quad to count as printed on a card.
+OUTER_PAPER = 0.8
+INNER_PAPER = 0.35
+
+
+def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """Points (H, 4*n, 2) along the middle of each side, `inset` and `outset` times
+    the quad's short side inside and outside its border (at least 2 px)."""
+    q = np.asarray(quads, dtype=np.float32)
+    t = np.linspace(0.25, 0.75, n, dtype=np.float32)[None, None, :, None]
+    a = q[:, :, None, :]
+    b = np.roll(q, -1, axis=1)[:, :, None, :]
+    pts = a * (1 - t) + b * t  # (H, 4, n, 2)
+    d = (b - a)[:, :, 0, :]
+    ln = np.linalg.norm(d, axis=-1)  # (H, 4)
+    short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2
+    nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1) / (ln[..., None] + 1e-9)  # inwards
+    din = np.maximum(2.0, short * inset)[:, None, None, None]
+    dout = np.maximum(3.0, short * outset)[:, None, None, None]
+    inner = pts + nrm[:, :, None, :] * din
+    outer = pts - nrm[:, :, None, :] * dout
+    h = len(q)
+    return inner.reshape(h, -1, 2), outer.reshape(h, -1, 2)
+
+
+def printed_on_card(ev: Evidence, quads: np.ndarray) -> np.ndarray:
+    """Per quad (H, 4, 2, work scale, clockwise): True if it looks like a shape
+    printed on a card rather than a card (see the module docstring).
+
+    "Paper" is judged against the image's own white (cards in shade or beside a
+    brighter object fall out of the global paper mask): no more coloured than that
+    white, and at least 60% as bright; "ink" is clearly darker or
+    more coloured than the paper around it.
+    """
+    q = np.asarray(quads, dtype=np.float32)
+    h = len(q)
+    if h == 0:
+        return np.zeros(0, dtype=bool)
+    inner, outer = rings(q, 0.05, 0.15)
+    mn_i, sat_i = _min_sat(ev, inner.reshape(-1, 2))
+    mn_o, sat_o = _min_sat(ev, outer.reshape(-1, 2))
+    mn_i, sat_i, mn_o, sat_o = (a.reshape(h, -1) for a in (mn_i, sat_i, mn_o, sat_o))
+    white, white_sat = _white_level(ev)
+    paper_o = (sat_o <= white_sat + 0.2 * white + 15) & (mn_o >= 0.6 * white)
+    ref = np.median(mn_o, axis=1, keepdims=True)
+    ref_sat = np.median(sat_o, axis=1, keepdims=True)
+    ink_i = (mn_i <= ref - 40) | (sat_i >= ref_sat + 60)
+    return (paper_o.mean(axis=1) >= OUTER_PAPER) & (ink_i.mean(axis=1) >= 1 - INNER_PAPER)
+
+
+def _min_sat(ev: Evidence, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Darkest channel and saturation (max - min channel) at points (N, 2)."""
+    b, g, r = (sample(ev.color[:, :, k], pts) for k in range(3))
+    mn = np.minimum(np.minimum(b, g), r)
+    return mn, np.maximum(np.maximum(b, g), r) - mn
+
+
+def _white_level(ev: Evidence) -> tuple[float, float]:
+    """The frame's paper white: a high percentile of the darkest channel, and the
+    saturation there (a phone's white balance may tint all paper blue or yellow)."""
+    px = ev.color[::4, ::4].reshape(-1, 3).astype(np.int16)
+    mn = px.min(axis=1)
+    white = float(max(60.0, np.percentile(mn, 99)))
+    top = mn >= 0.9 * white
+    sat = float(np.median(px[top].max(axis=1) - mn[top])) if top.any() else 0.0
+    return white, sat
