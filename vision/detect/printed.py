@@ -17,8 +17,8 @@ from vision.detect.evidence import Evidence, sample
 
 #: Share of the outer ring that must be paper, and most of the inner ring that may
 #: be, for a quad to count as printed on a card.
-OUTER_PAPER = 0.8
-INNER_PAPER = 0.35
+OUTER_PAPER = 0.6
+INNER_PAPER = 0.6
 
 
 def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[np.ndarray, np.ndarray]:

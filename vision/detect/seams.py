@@ -21,19 +21,28 @@ ALONG = np.concatenate([[0.01, 0.025, 0.04], np.linspace(0.1, 0.9, 13), [0.96, 0
 ALONG = ALONG.astype(np.float32)
 
 
-def has_seam(ev: Evidence, quads: np.ndarray, min_on: float = 0.8) -> np.ndarray:
-    """Per quad (H, 4, 2, work scale): True if an edge runs straight across it,
-    parallel to a pair of its sides, from one border to the opposite one (edges at
-    both ends, in the margin where a card prints nothing, and along `min_on` of
-    the way)."""
+def seam_lines(
+    ev: Evidence, quads: np.ndarray, min_on: float = 0.8
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Straight edges across each quad (H, 4, 2, work scale), parallel to a pair of
+    its sides, from one border to the opposite one (edges at both ends, in the
+    margin where a card prints nothing, and along `min_on` of the way).
+
+    Returns flags (H, L) for the L lines tried per quad, whether white paper lies
+    on both sides of each line (H, L) (two faces meeting, not the frame of a court
+    picture, which has picture on one side), and the lines' sample points
+    (H, L, M, 2), so that a caller can ignore seams hidden under cards on top.
+    """
     q = np.asarray(quads, dtype=np.float32)
-    h = len(q)
+    h, k, m = len(q), len(OFFSETS), len(ALONG)
     if h == 0:
-        return np.zeros(0, dtype=bool)
-    out = np.zeros(h, dtype=bool)
+        none = np.zeros((0, 2 * k), dtype=bool)
+        return none, none, np.zeros((0, 2 * k, m, 2), dtype=np.float32)
     f = OFFSETS[None, :, None]
     t = ALONG[None, None, :, None]
-    ends = np.r_[0:3, len(ALONG) - 3:len(ALONG)]
+    ends = np.r_[0:3, m - 3:m]
+    flags, papers, points = [], [], []
+    mid = (ALONG >= 0.1) & (ALONG <= 0.9)
     for a, b, c, d in ((0, 3, 1, 2), (0, 1, 3, 2)):
         # Lines from side a-b to side c-d, at offsets f along those sides.
         start = q[:, None, a] * (1 - f) + q[:, None, b] * f  # (H, K, 2)
@@ -44,7 +53,43 @@ def has_seam(ev: Evidence, quads: np.ndarray, min_on: float = 0.8) -> np.ndarray
         masks = side_masks(ang)[:, :, None]
         v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
         on = (v & masks) != 0  # (H, K, M)
-        end_ok = on[:, :, ends].reshape(h, len(OFFSETS), 2, 3).any(axis=3).all(axis=2)
-        seam = end_ok & (on.mean(axis=2) >= min_on)
-        out |= seam.any(axis=1)
-    return out
+        end_ok = on[:, :, ends].reshape(h, k, 2, 3).any(axis=3).all(axis=2)
+        flags.append(end_ok & (on.mean(axis=2) >= min_on))
+        points.append(pts)
+        shift = (q[:, None, b] - q[:, None, a])[:, :, None, :] * 0.06  # (H, 1, 1, 2)
+        sides = np.stack([pts[:, :, mid] + shift, pts[:, :, mid] - shift], axis=2)
+        w = sample(ev.bright, sides.reshape(-1, 2)).reshape(sides.shape[:4]) > 0
+        papers.append((w.mean(axis=3) >= 0.6).all(axis=2))
+    return (np.concatenate(flags, axis=1), np.concatenate(papers, axis=1),
+            np.concatenate(points, axis=1).astype(np.float32))
+
+
+def has_seam(ev: Evidence, quads: np.ndarray, min_on: float = 0.8) -> np.ndarray:
+    """Per quad (H, 4, 2): True if any seam line crosses it (see seam_lines)."""
+    flags, paper, _ = seam_lines(ev, quads, min_on)
+    return np.asarray(seams(flags, paper).any(axis=1), dtype=bool)
+
+
+def seams(flags: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Which seam lines (from seam_lines) split a quad into two things: paper on
+    both sides (two faces), or any lines both ways (a cloth's checks: cells, not a
+    card; a back's stripes mostly run one way)."""
+    half = flags.shape[1] // 2
+    grid = flags[:, :half].any(axis=1) & flags[:, half:].any(axis=1)
+    return flags & (paper | grid[:, None])
+
+
+def open_seam(flags: np.ndarray, points: np.ndarray, covered: list[np.ndarray]) -> bool:
+    """Is one of a quad's seam lines (flags (L,), points (L, M, 2) from
+    seam_lines) in view, not under the cards `covered` lying on it? (A card's
+    border crossing a card it lies on is no seam of the card below.)"""
+    from vision.detect.select import inside_quads
+
+    idx = np.flatnonzero(flags)
+    if not len(idx):
+        return False
+    if not covered:
+        return True
+    pts = points[idx]
+    hid = inside_quads(pts.reshape(-1, 2), covered, 3.0).reshape(pts.shape[:2])
+    return bool((hid.mean(axis=1) < 0.2).any())

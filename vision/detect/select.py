@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect.evidence import Evidence, line_angle, on_edge, sample, side_masks
-from vision.detect.seams import has_seam
+from vision.detect import prune
+from vision.detect.evidence import Evidence, sample, side_masks
+from vision.detect.seams import open_seam, seam_lines, seams
 
 #: Points sampled along each side of a hypothesis.
 SIDE_SAMPLES = 20
@@ -156,52 +157,6 @@ def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.
     return hit
 
 
-def drop_unions(ev: Evidence, hyps: list[Scored], strong: float = 0.88) -> list[Scored]:
-    """Remove outlines that are two (or more) cards lying side by side.
-
-    Two cards touching along a side make one outline of card-like shape (63+63 by
-    88 mm is about as oblong as a card), and its border is fully supported by edges.
-    What gives it away: two other strong outlines inside it that do not overlap and
-    together nearly fill it, and a seam between them that runs out to the border.
-    A court card's printed frame and the divide of its picture stop short of the
-    white margin, which is what keeps a court card whole.
-    """
-    strong_h = [h for h in hyps if h.support >= strong]
-    areas = [g.quad_area(h.quad) for h in strong_h]
-    unions: set[int] = set()
-    for i, a in enumerate(strong_h):
-        inner = [
-            j for j, b in enumerate(strong_h)
-            if i != j and 0.3 * areas[i] <= areas[j] <= 0.7 * areas[i]
-            and g.intersection_area(a.quad, b.quad) >= 0.85 * areas[j]
-        ]
-        pair = any(
-            g.iou(strong_h[x].quad, strong_h[y].quad) <= 0.15
-            and areas[x] + areas[y] >= 0.72 * areas[i]
-            for k, x in enumerate(inner) for y in inner[k + 1:]
-        )
-        if pair and seam_to_border(ev, a.quad):
-            unions.add(id(a))
-    return [h for h in hyps if id(h) not in unions]
-
-
-def seam_to_border(ev: Evidence, q: np.ndarray) -> bool:
-    """Does an edge cross the border zone of `q` near the middle of opposite sides,
-    at both ends (where two touching cards meet)?"""
-    t = np.concatenate([np.linspace(0.01, 0.06, 4), np.linspace(0.94, 0.99, 4)])
-    t = t.astype(np.float32)[None, :, None]
-    fs = np.linspace(0.4, 0.6, 9, dtype=np.float32)[:, None]
-    for a, b, c, d in ((0, 3, 1, 2), (0, 1, 3, 2)):
-        start = q[a] * (1 - fs) + q[b] * fs
-        end = q[c] * (1 - fs) + q[d] * fs
-        pts = start[:, None, :] * (1 - t) + end[:, None, :] * t  # (9, 8, 2)
-        for k in range(len(fs)):
-            on = on_edge(ev, pts[k], line_angle(start[k], end[k]))
-            if on[:4].mean() >= 0.5 and on[4:].mean() >= 0.5:
-                return True
-    return False
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class Chosen:
     quad: np.ndarray
@@ -243,8 +198,8 @@ def choose(
     printed inside it), then partly covered cards by how much outline they explain.
     See the module docstring."""
     pool = [s for s in hyps if s.support >= max(0.35, min_support * min_visible)]
-    pool = drop_unions(ev, pool)
-    pool = drop_inner(ev, pool)
+    pool = prune.drop_unions(ev, pool)
+    pool = prune.drop_inner(ev, pool)
     if not pool:
         return []
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
@@ -255,7 +210,9 @@ def choose(
     areas = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     over = overshoot(ev, quads)
-    seam = has_seam(ev, quads)
+    lines, paper, seam_pts = seam_lines(ev, quads)
+    seam_flags = seams(lines, paper)
+    seam = seam_flags.any(axis=1)
     e = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
     pair = np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1)
     dims = np.sort(pair, axis=1)  # (H, 2) short, long
@@ -325,7 +282,7 @@ def choose(
                 alive[i] = False
                 continue
             covered = [c.quad for c in chosen if g.intersection_area(quads[i], c.quad) > 1.0]
-            if table_like(ev, quads[i], covered):
+            if open_seam(seam_flags[i], seam_pts[i], covered) or table_like(ev, quads[i], covered):
                 alive[i] = False
                 continue
             picked = int(i)
@@ -351,57 +308,4 @@ def choose(
             sv = np.where(vis, signed_on[near], 0)
             pol_sum[near] = sv.sum(axis=1)
             pol_n[near] = (sv != 0).sum(axis=1)
-    return _drop_small(_drop_nested(chosen))
-
-
-def drop_inner(ev: Evidence, hyps: list[Scored], strong: float = 0.88) -> list[Scored]:
-    """Drop well-supported outlines lying inside a clearly bigger well-supported one:
-    the frame of a court card or of a back's pattern, not a card. (Runs after
-    drop_unions, so a pair of touching cards is already split; an outline crossed
-    by a seam, two cards, holds cards, not frames.)"""
-    st = [h for h in hyps if h.support >= strong]
-    if len(st) < 2:
-        return hyps
-    quads = np.stack([h.quad for h in st])
-    seamed = has_seam(ev, quads)
-    lo, hi = quads.min(axis=1), quads.max(axis=1)
-    areas = np.array([g.quad_area(q) for q in quads])
-    inner: set[int] = set()
-    for i in range(len(st)):
-        # Bounding box inside the other's (with a little slack) and clearly smaller.
-        cand = np.flatnonzero(
-            (lo[:, 0] <= lo[i, 0] + 2) & (lo[:, 1] <= lo[i, 1] + 2)
-            & (hi[:, 0] >= hi[i, 0] - 2) & (hi[:, 1] >= hi[i, 1] - 2)
-            & (areas[i] < 0.85 * areas) & ~seamed
-        )
-        for j in cand:
-            if g.intersection_area(quads[i], quads[j]) >= 0.9 * areas[i]:
-                inner.add(id(st[i]))
-                break
-    return [h for h in hyps if id(h) not in inner]
-
-
-def _drop_small(chosen: list[Chosen], ratio: float = 0.3) -> list[Chosen]:
-    """Cards in one frame are of a size (perspective changes it by well under 2x):
-    drop quads under `ratio` times the area of the largest card seen whole and
-    well outlined (blobs of carpet pile, pips of a card not itself found)."""
-    areas = [g.quad_area(c.quad) for c in chosen]
-    ref = max((a for a, c in zip(areas, chosen) if c.visible_outline >= 0.97 and c.support >= 0.9),
-              default=0.0)
-    return [c for a, c in zip(areas, chosen) if a >= ratio * ref]
-
-
-def _drop_nested(chosen: list[Chosen]) -> list[Chosen]:
-    """Cards are all one size: a quad lying inside another, clearly smaller, is a
-    frame or picture printed on that card, not a card."""
-    areas = [g.quad_area(c.quad) for c in chosen]
-    keep = []
-    for i, c in enumerate(chosen):
-        inside = any(
-            j != i and areas[i] < 0.85 * areas[j]
-            and g.intersection_area(c.quad, o.quad) >= 0.85 * areas[i]
-            for j, o in enumerate(chosen)
-        )
-        if not inside:
-            keep.append(c)
-    return keep
+    return prune.drop_small(prune.drop_nested(chosen))
