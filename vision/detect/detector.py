@@ -20,7 +20,7 @@ from vision.detect import proposals, refine, select
 from vision.detect.candidate import CardCandidate
 from vision.detect.evidence import Evidence, gather
 from vision.detect.faces import looks_face_down
-from vision.detect.printed import printed_on_card
+from vision.detect.printed import printed_on_card, white_level
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.types import VisionError
 
@@ -137,7 +137,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
             rest.append(c)  # not plainly a card: also try it corner by corner
     whole = _polish(ev, select.dedupe(select.score_many(ev, whole)))
     first = select.nms([s for s in whole if s.support >= 0.3], 0.8)
-    scored = _not_printed(ev, select.dedupe(first))
+    white = white_level(ev)
+    scored = _not_printed(ev, select.dedupe(first), white)
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
     rest, inner = _unexplained(rest, strong, sizes, ev.shape)
@@ -164,18 +165,20 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
         for s, r, ok in zip(top, rescored, shaped):
             polished.append(r if ok and r.support >= s.support else s)
-    pool = _not_printed(ev, select.dedupe(scored + polished + hyps[config.max_refine:]))
+    pool = _not_printed(ev, select.dedupe(scored + polished + hyps[config.max_refine:]), white)
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
     return _stack_order([c.quad for c in chosen], ev)
 
 
-def _not_printed(ev: Evidence, hyps: list[select.Scored]) -> list[select.Scored]:
+def _not_printed(
+    ev: Evidence, hyps: list[select.Scored], white: tuple[float, float]
+) -> list[select.Scored]:
     """Drop pips and frames printed on a card (see printed.py)."""
     if not hyps:
         return []
-    printed = printed_on_card(ev, np.stack([s.quad for s in hyps]))
+    printed = printed_on_card(ev, np.stack([s.quad for s in hyps]), white)
     return [s for s, p in zip(hyps, printed) if not p]
 
 

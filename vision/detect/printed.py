@@ -41,9 +41,12 @@ def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[n
     return inner.reshape(h, -1, 2), outer.reshape(h, -1, 2)
 
 
-def printed_on_card(ev: Evidence, quads: np.ndarray) -> np.ndarray:
+def printed_on_card(
+    ev: Evidence, quads: np.ndarray, white: tuple[float, float] | None = None
+) -> np.ndarray:
     """Per quad (H, 4, 2, work scale, clockwise): True if it looks like a shape
-    printed on a card rather than a card (see the module docstring).
+    printed on a card rather than a card (see the module docstring). `white`:
+    the frame's `white_level`, if already known.
 
     "Paper" is judged against the image's own white (cards in shade or beside a
     brighter object fall out of the global paper mask): no more coloured than that
@@ -58,7 +61,7 @@ def printed_on_card(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     mn_i, sat_i = _min_sat(ev, inner.reshape(-1, 2))
     mn_o, sat_o = _min_sat(ev, outer.reshape(-1, 2))
     mn_i, sat_i, mn_o, sat_o = (a.reshape(h, -1) for a in (mn_i, sat_i, mn_o, sat_o))
-    white, white_sat = _white_level(ev)
+    white, white_sat = white or white_level(ev)
     paper_o = (sat_o <= white_sat + 0.2 * white + 15) & (mn_o >= 0.6 * white)
     ref = np.median(mn_o, axis=1, keepdims=True)
     ref_sat = np.median(sat_o, axis=1, keepdims=True)
@@ -73,7 +76,7 @@ def _min_sat(ev: Evidence, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mn, np.maximum(np.maximum(b, g), r) - mn
 
 
-def _white_level(ev: Evidence) -> tuple[float, float]:
+def white_level(ev: Evidence) -> tuple[float, float]:
     """The frame's paper white: a high percentile of the darkest channel, and the
     saturation there (a phone's white balance may tint all paper blue or yellow)."""
     px = ev.color[::4, ::4].reshape(-1, 3).astype(np.int16)

@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.detect import geometry as g
 from vision.detect.evidence import Evidence, line_angle, on_edge
-from vision.detect.seams import has_seam
+from vision.detect.seams import SeamCache
 
 
 class Outline(Protocol):
@@ -93,18 +93,18 @@ def drop_inner(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
     if len(st) < 2:
         return hyps
     quads = np.stack([h.quad for h in st])
-    seamed = has_seam(ev, quads)
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     areas = np.array([g.quad_area(q) for q in quads])
+    seams = SeamCache(ev, quads)
     inner: set[int] = set()
     for i in range(len(st)):
         # Bounding box inside the other's (with a little slack) and clearly smaller.
-        cand = np.flatnonzero(
-            (lo[:, 0] <= lo[i, 0] + 2) & (lo[:, 1] <= lo[i, 1] + 2)
-            & (hi[:, 0] >= hi[i, 0] - 2) & (hi[:, 1] >= hi[i, 1] - 2)
-            & (areas[i] < 0.85 * areas) & ~seamed
-        )
-        for j in cand:
+        box = ((lo[:, 0] <= lo[i, 0] + 2) & (lo[:, 1] <= lo[i, 1] + 2)
+               & (hi[:, 0] >= hi[i, 0] - 2) & (hi[:, 1] >= hi[i, 1] - 2)
+               & (areas[i] < 0.85 * areas))
+        if not box.any():
+            continue
+        for j in np.flatnonzero(box & ~seams.crossed(box)):
             if g.intersection_area(quads[i], quads[j]) >= 0.9 * areas[i]:
                 inner.add(id(st[i]))
                 break

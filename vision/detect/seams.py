@@ -79,6 +79,41 @@ def seams(flags: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return flags & (paper | grid[:, None])
 
 
+class SeamCache:
+    """Seams of a fixed set of quads, worked out when first asked for: most of a
+    frame's hypotheses are never looked at closely, and seam lines cost ~1000
+    samples per quad."""
+
+    def __init__(self, ev: Evidence, quads: np.ndarray) -> None:
+        self.ev = ev
+        self.quads = np.asarray(quads, dtype=np.float32)
+        n, k, m = len(self.quads), 2 * len(OFFSETS), len(ALONG)
+        self.known = np.zeros(n, dtype=bool)
+        self.flags = np.zeros((n, k), dtype=bool)
+        self.points = np.zeros((n, k, m, 2), dtype=np.float32)
+
+    def _ensure(self, idx: np.ndarray) -> None:
+        todo = idx[~self.known[idx]]
+        if len(todo):
+            lines, paper, pts = seam_lines(self.ev, self.quads[todo])
+            self.flags[todo] = seams(lines, paper)
+            self.points[todo] = pts
+            self.known[todo] = True
+
+    def crossed(self, mask: np.ndarray) -> np.ndarray:
+        """For a boolean mask over the quads: which of them a seam crosses."""
+        idx = np.flatnonzero(mask)
+        self._ensure(idx)
+        out = np.zeros(len(self.quads), dtype=bool)
+        out[idx] = self.flags[idx].any(axis=1)
+        return out
+
+    def in_view(self, i: int, covered: list[np.ndarray]) -> bool:
+        """Does a seam cross quad i outside the cards `covered` lying on it?"""
+        self._ensure(np.array([i]))
+        return open_seam(self.flags[i], self.points[i], covered)
+
+
 def open_seam(flags: np.ndarray, points: np.ndarray, covered: list[np.ndarray]) -> bool:
     """Is one of a quad's seam lines (flags (L,), points (L, M, 2) from
     seam_lines) in view, not under the cards `covered` lying on it? (A card's

@@ -17,7 +17,7 @@ import numpy as np
 from vision.detect import geometry as g
 from vision.detect import prune
 from vision.detect.evidence import Evidence, sample, side_masks
-from vision.detect.seams import open_seam, seam_lines, seams
+from vision.detect.seams import SeamCache
 
 #: Points sampled along each side of a hypothesis.
 SIDE_SAMPLES = 20
@@ -210,9 +210,7 @@ def choose(
     areas = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     over = overshoot(ev, quads)
-    lines, paper, seam_pts = seam_lines(ev, quads)
-    seam_flags = seams(lines, paper)
-    seam = seam_flags.any(axis=1)
+    seam = SeamCache(ev, quads)
     e = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
     pair = np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1)
     dims = np.sort(pair, axis=1)  # (H, 2) short, long
@@ -240,7 +238,8 @@ def choose(
         ok &= agree >= 0.5
         if not ok.any():
             break
-        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7) & ~seam
+        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
+        whole &= ~seam.crossed(whole)
         if whole.any():
             # Best outline first, where an outline whose corners do not end (its
             # sides run on past them: it stops along another card's edge) counts
@@ -282,7 +281,8 @@ def choose(
                 alive[i] = False
                 continue
             covered = [c.quad for c in chosen if g.intersection_area(quads[i], c.quad) > 1.0]
-            if open_seam(seam_flags[i], seam_pts[i], covered) or table_like(ev, quads[i], covered):
+            if seam.in_view(int(i), covered) or (
+                    vis_frac[i] < 0.97 and table_like(ev, quads[i], covered)):
                 alive[i] = False
                 continue
             picked = int(i)
