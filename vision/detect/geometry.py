@@ -145,7 +145,7 @@ def card_shaped_many(qs: np.ndarray, *, max_angle_dev: float = 28.0) -> np.ndarr
 
 
 def quad_area(q: np.ndarray) -> float:
-    return abs(signed_area(as_array(q)))
+    return float(cv2.contourArea(as_array(q)))
 
 
 def intersection_area(a: np.ndarray, b: np.ndarray) -> float:

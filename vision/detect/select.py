@@ -227,6 +227,7 @@ def choose(
     # Whole cards show all four sides: no side may be mostly missing.
     side_min = on.reshape(h_n, 4, -1).mean(axis=2).min(axis=1)
     chosen: list[Chosen] = []
+    chosen_area: list[float] = []
     while len(chosen) < max_cards and alive.any():
         vis_frac = n_vis / p_n
         sup = n_on / np.maximum(n_vis, 1)
@@ -274,13 +275,21 @@ def choose(
         for i in cand[:40]:
             # The same card again, or an outline holding a chosen card of about
             # its size (two cards, or one fitted too big): cards are all one size.
-            if any(g.iou(quads[i], c.quad) > max_iou or (
-                    g.quad_area(c.quad) >= 0.5 * areas[i]
-                    and g.intersection_area(quads[i], c.quad) >= 0.85 * g.quad_area(c.quad))
-                   for c in chosen):
+            covered, clash = [], False
+            for c, c_area in zip(chosen, chosen_area):
+                if (c.quad[:, 0].min() > hi[i, 0] or c.quad[:, 0].max() < lo[i, 0]
+                        or c.quad[:, 1].min() > hi[i, 1] or c.quad[:, 1].max() < lo[i, 1]):
+                    continue
+                inter = g.intersection_area(quads[i], c.quad)
+                if inter > max_iou * (areas[i] + c_area - inter) or (
+                        c_area >= 0.5 * areas[i] and inter >= 0.85 * c_area):
+                    clash = True
+                    break
+                if inter > 1.0:
+                    covered.append(c.quad)
+            if clash:
                 alive[i] = False
                 continue
-            covered = [c.quad for c in chosen if g.intersection_area(quads[i], c.quad) > 1.0]
             if seam.in_view(int(i), covered) or (
                     vis_frac[i] < 0.97 and table_like(ev, quads[i], covered)):
                 alive[i] = False
@@ -294,6 +303,7 @@ def choose(
         if vis_frac[picked] >= 0.97:
             whole_dims.append((float(dims[picked, 0]), float(dims[picked, 1])))
         chosen.append(Chosen(quads[picked], float(sup[picked]), float(vis_frac[picked])))
+        chosen_area.append(float(areas[picked]))
         x0, y0 = quads[picked].min(axis=0) - 3.0
         x1, y1 = quads[picked].max(axis=0) + 3.0
         near = np.flatnonzero(
