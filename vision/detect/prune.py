@@ -105,10 +105,26 @@ def drop_inner(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
         if not box.any():
             continue
         for j in np.flatnonzero(box & ~seams.crossed(box)):
-            if g.intersection_area(quads[i], quads[j]) >= 0.9 * areas[i]:
+            # A printed frame keeps a margin all round; a card sharing a side
+            # with a bigger outline is a card in a group of cards.
+            if (g.intersection_area(quads[i], quads[j]) >= 0.9 * areas[i]
+                    and _margin(quads[i], quads[j]) >= 0.03):
                 inner.add(id(st[i]))
                 break
     return [h for h in hyps if id(h) not in inner]
+
+
+def _margin(inner: np.ndarray, outer: np.ndarray) -> float:
+    """Smallest distance of `inner`'s corners inside `outer`'s sides (clockwise
+    quads), as a share of `outer`'s short side (negative: a corner outside)."""
+    a = outer
+    b = np.roll(outer, -1, axis=0)
+    d = b - a
+    ln = np.linalg.norm(d, axis=1) + 1e-9
+    rel = inner[:, None, :] - a[None, :, :]  # (4 corners, 4 sides, 2)
+    inside = (d[None, :, 0] * rel[..., 1] - d[None, :, 1] * rel[..., 0]) / ln[None, :]
+    short = min(ln[0] + ln[2], ln[1] + ln[3]) / 2
+    return float(inside.min() / short)
 
 
 def drop_small(chosen: list[C], ratio: float = 0.3) -> list[C]:

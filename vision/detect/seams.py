@@ -28,7 +28,8 @@ def seam_lines(
     its sides, from one border to the opposite one (edges at both ends, in the
     margin where a card prints nothing, and along `min_on` of the way).
 
-    Returns flags (H, L) for the L lines tried per quad, whether white paper lies
+    Returns flags (H, L) for the L lines tried per quad (0 none, 1 a seam, 2 one
+    running right up to the border at both ends), whether white paper lies
     on both sides of each line (H, L) (two faces meeting, not the frame of a court
     picture, which has picture on one side), and the lines' sample points
     (H, L, M, 2), so that a caller can ignore seams hidden under cards on top.
@@ -37,7 +38,7 @@ def seam_lines(
     h, k, m = len(q), len(OFFSETS), len(ALONG)
     if h == 0:
         none = np.zeros((0, 2 * k), dtype=bool)
-        return none, none, np.zeros((0, 2 * k, m, 2), dtype=np.float32)
+        return none.astype(np.int8), none, np.zeros((0, 2 * k, m, 2), dtype=np.float32)
     f = OFFSETS[None, :, None]
     t = ALONG[None, None, :, None]
     ends = np.r_[0:3, m - 3:m]
@@ -53,8 +54,13 @@ def seam_lines(
         masks = side_masks(ang)[:, :, None]
         v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
         on = (v & masks) != 0  # (H, K, M)
-        end_ok = on[:, :, ends].reshape(h, k, 2, 3).any(axis=3).all(axis=2)
-        flags.append(end_ok & (on.mean(axis=2) >= min_on))
+        tips = on[:, :, ends].reshape(h, k, 2, 3)
+        along = on.mean(axis=2) >= min_on
+        # Lines drawn on a card stop in its margin; a seam meets the border. Edges
+        # at both ends count; right up to the border (strict) marks a cloth's
+        # check lines, which run on through everything.
+        flags.append(np.where(tips.all(axis=3).all(axis=2) & along, 2,
+                              np.where(tips.any(axis=3).all(axis=2) & along, 1, 0)))
         points.append(pts)
         shift = (q[:, None, b] - q[:, None, a])[:, :, None, :] * 0.06  # (H, 1, 1, 2)
         sides = np.stack([pts[:, :, mid] + shift, pts[:, :, mid] - shift], axis=2)
@@ -72,11 +78,16 @@ def has_seam(ev: Evidence, quads: np.ndarray, min_on: float = 0.8) -> np.ndarray
 
 def seams(flags: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """Which seam lines (from seam_lines) split a quad into two things: paper on
-    both sides (two faces), or any lines both ways (a cloth's checks: cells, not a
-    card; a back's stripes mostly run one way)."""
+    both sides (two faces), or lines both ways that run right up to the border (a
+    cloth's checks: cells, not a card; a back's pattern stops at its margin)."""
     half = flags.shape[1] // 2
-    grid = flags[:, :half].any(axis=1) & flags[:, half:].any(axis=1)
-    return flags & (paper | grid[:, None])
+    strict = flags == 2
+    grid = strict[:, :half].any(axis=1) & strict[:, half:].any(axis=1)
+    # A court picture's frame runs some 10-18% in from the border, with white
+    # on both sides of it: paper seams only further in (a card shifted less
+    # than that along another is as good as found anyway).
+    central = np.tile((OFFSETS >= 0.2) & (OFFSETS <= 0.8), 2)
+    return (flags > 0) & ((paper & central[None, :]) | grid[:, None])
 
 
 class SeamCache:
