@@ -11,9 +11,10 @@ own white margin runs inside its border).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from vision.detect.evidence import Evidence, sample
+from vision.detect.evidence import Evidence
 
 #: Share of the outer ring that must be paper, and most of the inner ring that may
 #: be, for a quad to count as printed on a card.
@@ -71,9 +72,15 @@ def printed_on_card(
 
 def _min_sat(ev: Evidence, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Darkest channel and saturation (max - min channel) at points (N, 2)."""
-    b, g, r = (sample(ev.color[:, :, k], pts) for k in range(3))
-    mn = np.minimum(np.minimum(b, g), r)
-    return mn, np.maximum(np.maximum(b, g), r) - mn
+    n, cols = len(pts), 1024  # remap maps must stay under 32767 wide
+    rows = max(1, -(-n // cols))
+    m = np.full((rows * cols, 2), -10.0, dtype=np.float32)
+    m[:n] = pts
+    bgr = cv2.remap(ev.color, m.reshape(rows, cols, 2), None, cv2.INTER_NEAREST,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    bgr = bgr.reshape(-1, 3)[:n].astype(np.float32)
+    mn = bgr.min(axis=1)
+    return mn, bgr.max(axis=1) - mn
 
 
 def white_level(ev: Evidence) -> tuple[float, float]:

@@ -40,34 +40,36 @@ def seam_lines(
         none = np.zeros((0, 2 * k), dtype=bool)
         return none.astype(np.int8), none, np.zeros((0, 2 * k, m, 2), dtype=np.float32)
     f = OFFSETS[None, :, None]
-    t = ALONG[None, None, :, None]
-    ends = np.r_[0:3, m - 3:m]
-    flags, papers, points = [], [], []
-    mid = (ALONG >= 0.1) & (ALONG <= 0.9)
+    # Lines from side a-b to side c-d at offsets f along those sides, both ways;
+    # `across` steps from a line towards its neighbours (for the paper test).
+    starts, ends, across = [], [], []
     for a, b, c, d in ((0, 3, 1, 2), (0, 1, 3, 2)):
-        # Lines from side a-b to side c-d, at offsets f along those sides.
-        start = q[:, None, a] * (1 - f) + q[:, None, b] * f  # (H, K, 2)
-        end = q[:, None, c] * (1 - f) + q[:, None, d] * f
-        pts = start[:, :, None, :] * (1 - t) + end[:, :, None, :] * t  # (H, K, M, 2)
-        dv = end - start
-        ang = np.degrees(np.arctan2(dv[..., 1], dv[..., 0]))  # (H, K)
-        masks = side_masks(ang)[:, :, None]
-        v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
-        on = (v & masks) != 0  # (H, K, M)
-        tips = on[:, :, ends].reshape(h, k, 2, 3)
-        along = on.mean(axis=2) >= min_on
-        # Lines drawn on a card stop in its margin; a seam meets the border. Edges
-        # at both ends count; right up to the border (strict) marks a cloth's
-        # check lines, which run on through everything.
-        flags.append(np.where(tips.all(axis=3).all(axis=2) & along, 2,
-                              np.where(tips.any(axis=3).all(axis=2) & along, 1, 0)))
-        points.append(pts)
-        shift = (q[:, None, b] - q[:, None, a])[:, :, None, :] * 0.06  # (H, 1, 1, 2)
-        sides = np.stack([pts[:, :, mid] + shift, pts[:, :, mid] - shift], axis=2)
-        w = sample(ev.bright, sides.reshape(-1, 2)).reshape(sides.shape[:4]) > 0
-        papers.append((w.mean(axis=3) >= 0.6).all(axis=2))
-    return (np.concatenate(flags, axis=1), np.concatenate(papers, axis=1),
-            np.concatenate(points, axis=1).astype(np.float32))
+        starts.append(q[:, None, a] * (1 - f) + q[:, None, b] * f)  # (H, K, 2)
+        ends.append(q[:, None, c] * (1 - f) + q[:, None, d] * f)
+        across.append(np.repeat((q[:, None, b] - q[:, None, a]) * 0.06, k, axis=1))
+    start, end, step = (np.concatenate(x, axis=1) for x in (starts, ends, across))  # (H, L, 2)
+    t = ALONG[None, None, :, None]
+    pts = (start[:, :, None, :] * (1 - t) + end[:, :, None, :] * t).astype(np.float32)
+    dv = end - start
+    masks = side_masks(np.degrees(np.arctan2(dv[..., 1], dv[..., 0])))[:, :, None]
+    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
+    on = (v & masks) != 0  # (H, L, M)
+    tips = on[:, :, np.r_[0:3, m - 3:m]].reshape(h, 2 * k, 2, 3)
+    along = on.mean(axis=2) >= min_on
+    # Lines drawn on a card stop in its margin; a seam meets the border. Edges at
+    # both ends count; right up to the border (strict) marks a cloth's check
+    # lines, which run on through everything.
+    flags = np.where(tips.all(axis=3).all(axis=2) & along, 2,
+                     np.where(tips.any(axis=3).all(axis=2) & along, 1, 0)).astype(np.int8)
+    paper = np.zeros((h, 2 * k), dtype=bool)
+    hit = np.nonzero(flags)
+    if len(hit[0]):
+        mid = pts[hit][:, (ALONG >= 0.1) & (ALONG <= 0.9)]  # (n, M', 2)
+        sh = step[hit][:, None, :]
+        both = np.stack([mid + sh, mid - sh], axis=1)  # (n, 2, M', 2)
+        w = sample(ev.bright, both.reshape(-1, 2)).reshape(both.shape[:3]) > 0
+        paper[hit] = (w.mean(axis=2) >= 0.6).all(axis=1)
+    return flags, paper, pts
 
 
 def has_seam(ev: Evidence, quads: np.ndarray, min_on: float = 0.8) -> np.ndarray:
