@@ -66,7 +66,7 @@ def order_quads(qs: np.ndarray) -> np.ndarray:
     if len(q) == 0:
         return q.reshape(0, 4, 2)
     x, y = q[:, :, 0].astype(np.float64), q[:, :, 1].astype(np.float64)
-    area2 = (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
+    area2 = (x * y[:, [1, 2, 3, 0]] - x[:, [1, 2, 3, 0]] * y).sum(axis=1)
     ccw = area2 < 0
     q[ccw] = q[ccw][:, [0, 3, 2, 1]]
     e = np.linalg.norm(q[:, [1, 2, 3, 0]] - q, axis=2)
@@ -131,8 +131,8 @@ def card_shaped_many(qs: np.ndarray, *, max_angle_dev: float = 28.0) -> np.ndarr
     q = np.asarray(qs, dtype=np.float64)
     if len(q) == 0:
         return np.zeros(0, dtype=bool)
-    prev = np.roll(q, 1, axis=1) - q
-    nxt = np.roll(q, -1, axis=1) - q
+    prev = q[:, [3, 0, 1, 2]] - q
+    nxt = q[:, [1, 2, 3, 0]] - q
     cross = prev[..., 0] * nxt[..., 1] - prev[..., 1] * nxt[..., 0]
     convex = (np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1))
     cos = (prev * nxt).sum(-1) / (np.linalg.norm(prev, axis=-1) * np.linalg.norm(nxt, axis=-1) + 1e-9)

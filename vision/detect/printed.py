@@ -28,7 +28,7 @@ def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[n
     q = np.asarray(quads, dtype=np.float32)
     t = np.linspace(0.25, 0.75, n, dtype=np.float32)[None, None, :, None]
     a = q[:, :, None, :]
-    b = np.roll(q, -1, axis=1)[:, :, None, :]
+    b = q[:, [1, 2, 3, 0]][:, :, None, :]
     pts = a * (1 - t) + b * t  # (H, 4, n, 2)
     d = (b - a)[:, :, 0, :]
     ln = np.linalg.norm(d, axis=-1)  # (H, 4)
@@ -86,9 +86,10 @@ def _min_sat(ev: Evidence, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def white_level(ev: Evidence) -> tuple[float, float]:
     """The frame's paper white: a high percentile of the darkest channel, and the
     saturation there (a phone's white balance may tint all paper blue or yellow)."""
-    px = ev.color[::4, ::4].reshape(-1, 3).astype(np.int16)
+    px = ev.color[::4, ::4].reshape(-1, 3)
     mn = px.min(axis=1)
-    white = float(max(60.0, np.percentile(mn, 99)))
+    k = int(0.99 * (len(mn) - 1))
+    white = float(max(60.0, np.partition(mn, k)[k]))
     top = mn >= 0.9 * white
     sat = float(np.median(px[top].max(axis=1) - mn[top])) if top.any() else 0.0
     return white, sat

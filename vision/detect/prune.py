@@ -118,7 +118,7 @@ def _margin(inner: np.ndarray, outer: np.ndarray) -> float:
     """Smallest distance of `inner`'s corners inside `outer`'s sides (clockwise
     quads), as a share of `outer`'s short side (negative: a corner outside)."""
     a = outer
-    b = np.roll(outer, -1, axis=0)
+    b = outer[[1, 2, 3, 0]]
     d = b - a
     ln = np.linalg.norm(d, axis=1) + 1e-9
     rel = inner[:, None, :] - a[None, :, :]  # (4 corners, 4 sides, 2)

@@ -39,7 +39,7 @@ def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[
     along the side there: returns points (H, 4*n, 2) and flags (H, 4*n)."""
     t = np.linspace(0.06, 0.94, n, dtype=np.float32)[None, None, :, None]
     a = quads[:, :, None, :]
-    b = np.roll(quads, -1, axis=1)[:, :, None, :]
+    b = quads[:, [1, 2, 3, 0]][:, :, None, :]
     pts = a * (1 - t) + b * t  # (H, 4, n, 2)
     d = b[:, :, 0, :] - a[:, :, 0, :]
     ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))  # (H, 4)
@@ -82,7 +82,7 @@ def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarr
     """
     t = np.linspace(0.06, 0.94, n, dtype=np.float32)[None, None, :, None]
     a = quads[:, :, None, :]
-    b = np.roll(quads, -1, axis=1)[:, :, None, :]
+    b = quads[:, [1, 2, 3, 0]][:, :, None, :]
     pts = (a * (1 - t) + b * t).reshape(-1, 2)
     d = b[:, :, 0, :] - a[:, :, 0, :]
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
@@ -101,7 +101,7 @@ def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     ends there; a quad that stops (or runs on) along another card's edge is not a
     card corner."""
     a = quads
-    b = np.roll(quads, -1, axis=1)
+    b = quads[:, [1, 2, 3, 0]]
     d = b - a
     u = d / (np.linalg.norm(d, axis=2, keepdims=True) + 1e-9)  # (H, 4, 2)
     ln = np.linalg.norm(d, axis=2)  # (H, 4)
@@ -207,7 +207,7 @@ def choose(
     pol = polarity(ev, quads)
     h_n, p_n = pts.shape[:2]
     x, y = quads[:, :, 0].astype(np.float64), quads[:, :, 1].astype(np.float64)
-    areas = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    areas = 0.5 * np.abs((x * y[:, [1, 2, 3, 0]] - x[:, [1, 2, 3, 0]] * y).sum(axis=1))
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     over = overshoot(ev, quads)
     seam = SeamCache(ev, quads)
