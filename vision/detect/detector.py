@@ -188,7 +188,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
         for s, r, ok in zip(top, rescored, shaped):
             polished.append(r if ok and r.support >= s.support else s)
-    pool = _not_printed(ev, select.dedupe(scored + polished + hyps[config.max_refine:]), white)
+    pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:], white))
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
