@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect import proposals, refine, select
+from vision.detect import proposals, prune, refine, select
 from vision.detect.candidate import CardCandidate
 from vision.detect.evidence import Evidence, gather
 from vision.detect.faces import looks_face_down
@@ -189,6 +189,14 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         for s, r, ok in zip(top, rescored, shaped):
             polished.append(r if ok and r.support >= s.support else s)
     pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:], white))
+    pool, groups = prune.split_groups(pool)
+    if groups:
+        # The other cards of a fan or a sloppy stack start at the group's
+        # corners, and are as big as the card found on top of it.
+        more = [q for group, card in groups for q in proposals.complete_corners(
+            proposals.quad_corners(group.quad), _typical_sizes([card]), min_short)
+            if g.iou(q, group.quad) < 0.8]  # not the group again
+        pool += _not_printed(ev, _polish(ev, select.score_many(ev, more)), white)
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )

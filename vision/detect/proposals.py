@@ -184,6 +184,18 @@ def corners_of(c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, 
 Corner = tuple[np.ndarray, np.ndarray, np.ndarray, float, float]
 
 
+def quad_corners(q: np.ndarray) -> list[Corner]:
+    """The four corners of a quad, in the form `complete_corners` takes."""
+    out: list[Corner] = []
+    for i in range(4):
+        p, a, b = q[i], q[i - 1], q[(i + 1) % 4]
+        da, db = a - p, b - p
+        la, lb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
+        if la > 0 and lb > 0:
+            out.append((p, da / la, db / lb, la, lb))
+    return out
+
+
 def corner_hypotheses(
     cs: Iterable[np.ndarray], sizes: list[tuple[float, float]], min_short: float,
     *, side_guesses: bool = False,

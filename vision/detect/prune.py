@@ -114,6 +114,48 @@ def drop_inner(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
     return [h for h in hyps if id(h) not in inner]
 
 
+def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tuple[H, H]]]:
+    """Take out outlines that are a group of cards: ones holding a card-shaped
+    strong outline that runs along three of their sides (the top card of a fan or
+    of a sloppy stack), and bigger than any card seen elsewhere. A printed
+    frame keeps a margin all round, so it does not count.
+
+    Returns the other outlines, and (group, card inside it) pairs.
+    """
+    st = [h for h in hyps if h.support >= strong]
+    if len(st) < 2:
+        return hyps, []
+    areas = [g.quad_area(h.quad) for h in st]
+    groups: list[tuple[H, H]] = []
+    for a, area_a in zip(st, areas):
+        # A card-sized outline elsewhere says `a` is one card (the one under
+        # a Durak cross, say), whatever lies inside it.
+        if any(c is not a and 0.8 * area_a <= area_c <= 1.25 * area_a
+               and g.iou(a.quad, c.quad) < 0.8 for c, area_c in zip(st, areas)):
+            continue
+        for b, area_b in zip(st, areas):
+            if (b is not a and 0.3 * area_a <= area_b <= 0.85 * area_a
+                    and 1.2 <= g.aspect(b.quad) <= 1.8
+                    and g.intersection_area(a.quad, b.quad) >= 0.9 * area_b
+                    and _shared_sides(b.quad, a.quad) >= 3):
+                groups.append((a, b))
+                break
+    out = {id(a) for a, _ in groups}
+    return [h for h in hyps if id(h) not in out], groups
+
+
+def _shared_sides(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05) -> int:
+    """On how many of `outer`'s sides two corners of `inner` lie (within `tol`
+    of `outer`'s short side)."""
+    a = outer
+    d = outer[[1, 2, 3, 0]] - a
+    ln = np.linalg.norm(d, axis=1) + 1e-9
+    rel = inner[:, None, :] - a[None, :, :]
+    dist = np.abs(d[None, :, 0] * rel[..., 1] - d[None, :, 1] * rel[..., 0]) / ln[None, :]
+    short = min(ln[0] + ln[2], ln[1] + ln[3]) / 2
+    return int(((dist <= tol * short).sum(axis=0) >= 2).sum())
+
+
 def _margin(inner: np.ndarray, outer: np.ndarray) -> float:
     """Smallest distance of `inner`'s corners inside `outer`'s sides (clockwise
     quads), as a share of `outer`'s short side (negative: a corner outside)."""

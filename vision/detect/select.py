@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.detect import geometry as g
 from vision.detect import prune
+from vision.detect.blank import looks_blank
 from vision.detect.evidence import Evidence, sample, side_masks
 from vision.detect.seams import SeamCache
 
@@ -291,7 +292,8 @@ def choose(
                 alive[i] = False
                 continue
             if seam.in_view(int(i), covered) or (
-                    vis_frac[i] < 0.97 and table_like(ev, quads[i], covered)):
+                    table_like(ev, quads[i], covered) if vis_frac[i] < 0.97
+                    else looks_blank(ev, quads[i])):
                 alive[i] = False
                 continue
             picked = int(i)
