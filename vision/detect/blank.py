@@ -41,7 +41,10 @@ def looks_blank(ev: Evidence, quad: np.ndarray) -> bool:
     boxes = [_grid(quad, 0.03, 0.24, 0.03, 0.36, _INDEX_GRID),
              _grid(quad, 0.76, 0.97, 0.64, 0.97, _INDEX_GRID),
              _grid(quad, 0.06, 0.94, 0.06, 0.94, _CARD_GRID)]
-    vals = sample(ev.grey, np.concatenate(boxes))
+    pts = np.concatenate(boxes)
+    if float(np.mean(sample(ev.bright, pts[-_CARD_GRID * _CARD_GRID:]) > 0)) < 0.8:
+        return False  # not white paper: a back, whatever its pattern
+    vals = sample(ev.grey, pts)
     paper = float(np.percentile(vals, 75))
     if float(np.mean(vals < paper - INK_STEP)) >= 0.02:
         return False  # ink: an index, pips, a picture
