@@ -31,21 +31,25 @@ def test_rendered_scene_recall() -> None:
     except cardart.CardArtError as e:
         pytest.skip(f"card art unavailable: {e}")
     r = SceneRenderer()
-    n = hit = whole_n = whole_hit = 0
+    n = hit = whole_n = whole_hit = false = 0
     for i in range(10):
         rng = np.random.default_rng(4000 + i)
         img, truth = render_scene(random_scene_spec(rng, decks, 8, overlap=0.3), rng, r)
         cands = detect_cards(img, DetectorConfig(with_patches=False))
-        for t in truth:
-            tq = g.order_quad(np.asarray(t.corners, np.float32))
+        quads = [g.order_quad(np.asarray(t.corners, np.float32)) for t in truth]
+        false += sum(max(g.iou(c.quad, q) for q in quads) < 0.5 for c in cands)
+        for t, tq in zip(truth, quads):
             ok = any(g.iou(c.quad, tq) >= 0.7 for c in cands)
             n += 1
             hit += ok
             if t.visible_fraction >= 0.999:
                 whole_n += 1
                 whole_hit += ok
-    assert hit / n >= 0.7, (hit, n)
-    assert whole_hit / whole_n >= 0.8, (whole_hit, whole_n)
+    # Today 0.81 and 0.92, no false card (0.76, 0.85 and one before the seam, size
+    # and printed-shape rules).
+    assert hit / n >= 0.78, (hit, n)
+    assert whole_hit / whole_n >= 0.88, (whole_hit, whole_n)
+    assert false == 0, false
 
 
 @pytest.mark.skipif(not (REAL / "test_labels.csv").is_file(), reason="real photos not present")
@@ -64,5 +68,7 @@ def test_real_photo_recall() -> None:
         bbs = [g.bounding_box(c.quad) for c in cands]
         found += sum(any(g.box_iou(b, d) >= 0.5 for d in bbs) for b in bs)
         total += len(bs)
-    assert found / total >= 0.62, (found, total)
-    assert dets <= 3 * total  # not buying recall with a carpet of phantom cards
+    # Today 100 of 143 found with 164 detections (98 with 243 before the seam,
+    # size and printed-shape rules: pips and carpet blobs).
+    assert found / total >= 0.68, (found, total)
+    assert dets <= 1.3 * total, (dets, total)  # not buying recall with phantom cards
