@@ -97,14 +97,15 @@ def drop_inner(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
     areas = np.array([g.quad_area(q) for q in quads])
     seams = SeamCache(ev, quads)
     inner: set[int] = set()
-    for i in range(len(st)):
-        # Bounding box inside the other's (with a little slack) and clearly smaller.
-        box = ((lo[:, 0] <= lo[i, 0] + 2) & (lo[:, 1] <= lo[i, 1] + 2)
-               & (hi[:, 0] >= hi[i, 0] - 2) & (hi[:, 1] >= hi[i, 1] - 2)
-               & (areas[i] < 0.85 * areas))
-        if not box.any():
-            continue
-        for j in np.flatnonzero(box & ~seams.crossed(box)):
+    # box[i, j]: i's bounding box inside j's (with a little slack), i clearly smaller.
+    box = ((lo[None, :, 0] <= lo[:, None, 0] + 2) & (lo[None, :, 1] <= lo[:, None, 1] + 2)
+           & (hi[None, :, 0] >= hi[:, None, 0] - 2) & (hi[None, :, 1] >= hi[:, None, 1] - 2)
+           & (areas[:, None] < 0.85 * areas[None, :]))
+    if not box.any():
+        return hyps
+    whole = ~seams.crossed(box.any(axis=0))
+    for i in np.flatnonzero(box.any(axis=1)):
+        for j in np.flatnonzero(box[i] & whole):
             # A printed frame keeps a margin all round; a card sharing a side
             # with a bigger outline is a card in a group of cards.
             if (g.intersection_area(quads[i], quads[j]) >= 0.9 * areas[i]
