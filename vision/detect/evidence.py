@@ -162,3 +162,14 @@ def sample(arr: np.ndarray, pts: np.ndarray) -> np.ndarray:
     out = cv2.remap(arr, m.reshape(rows, cols, 2), None, cv2.INTER_NEAREST,
                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     return out.reshape(-1)[:n].astype(np.float32)
+
+def sample_bgr(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Nearest-pixel BGR values (N, 3) float32 of a colour image at points (N, 2);
+    outside the image 0. One remap for all three channels."""
+    n, cols = len(pts), 1024  # remap maps must stay under 32767 wide
+    rows = max(1, -(-n // cols))
+    m = np.full((rows * cols, 2), -10.0, dtype=np.float32)
+    m[:n] = pts
+    out = cv2.remap(image, m.reshape(rows, cols, 2), None, cv2.INTER_NEAREST,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out.reshape(-1, 3)[:n].astype(np.float32)

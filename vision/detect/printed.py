@@ -11,10 +11,9 @@ own white margin runs inside its border).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-from vision.detect.evidence import Evidence
+from vision.detect.evidence import Evidence, sample_bgr
 
 #: Share of the outer ring that must be paper, and most of the inner ring that may
 #: be, for a quad to count as printed on a card.
@@ -72,13 +71,7 @@ def printed_on_card(
 
 def _min_sat(ev: Evidence, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Darkest channel and saturation (max - min channel) at points (N, 2)."""
-    n, cols = len(pts), 1024  # remap maps must stay under 32767 wide
-    rows = max(1, -(-n // cols))
-    m = np.full((rows * cols, 2), -10.0, dtype=np.float32)
-    m[:n] = pts
-    bgr = cv2.remap(ev.color, m.reshape(rows, cols, 2), None, cv2.INTER_NEAREST,
-                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    bgr = bgr.reshape(-1, 3)[:n].astype(np.float32)
+    bgr = sample_bgr(ev.color, pts)
     mn = bgr.min(axis=1)
     return mn, bgr.max(axis=1) - mn
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detect.evidence import Evidence, sample, side_masks
+from vision.detect.evidence import Evidence, sample, sample_bgr, side_masks
 
 #: Where across the quad seams are looked for (fractions of the width or height).
 OFFSETS = np.linspace(0.12, 0.88, 26, dtype=np.float32)
@@ -72,17 +72,44 @@ def seam_lines(
     return flags, paper, pts
 
 
-def has_seam(ev: Evidence, quads: np.ndarray, min_on: float = 0.8) -> np.ndarray:
-    """Per quad (H, 4, 2): True if any seam line crosses it (see seam_lines)."""
-    flags, paper, _ = seam_lines(ev, quads, min_on)
-    return np.asarray(seams(flags, paper).any(axis=1), dtype=bool)
+def _patterned(lines: np.ndarray, half: int) -> np.ndarray:
+    """Per quad and direction (spread back onto the lines, (H, L)): lines found at
+    more than two places, or over a band wider than four offsets: a back's
+    pattern (plaid, stripes), not the one or two seams of cards lying together."""
+    out = np.zeros_like(lines)
+    for lo in (0, half):
+        part = lines[:, lo:lo + half].astype(np.int8)
+        edges = np.diff(np.pad(part, ((0, 0), (1, 1))), axis=1)
+        runs = (edges == 1).sum(axis=1)
+        starts = [np.flatnonzero(e == 1) for e in edges]
+        ends = [np.flatnonzero(e == -1) for e in edges]
+        longest = np.array([(b - a).max() if len(a) else 0 for a, b in zip(starts, ends)])
+        out[:, lo:lo + half] = ((runs > 2) | (longest > 4))[:, None]
+    return out
 
 
-def seams(flags: np.ndarray, paper: np.ndarray) -> np.ndarray:
+def stands_out(ev: Evidence, quads: np.ndarray) -> np.ndarray:
+    """Per quad (H, 4, 2): is its inside clearly another colour than the table just
+    outside it? (A back's pattern is; a patch of carpet or cloth is not.)"""
+    from vision.detect.printed import rings
+
+    inner, outer = rings(quads, 0.2, 0.2)
+    h = len(quads)
+    cin = sample_bgr(ev.color, inner.reshape(-1, 2)).reshape(h, -1, 3).mean(axis=1)
+    cout = sample_bgr(ev.color, outer.reshape(-1, 2)).reshape(h, -1, 3).mean(axis=1)
+    return np.asarray(np.abs(cin - cout).sum(axis=1) >= 45.0)
+
+
+def seams(flags: np.ndarray, paper: np.ndarray, distinct: np.ndarray | None = None) -> np.ndarray:
     """Which seam lines (from seam_lines) split a quad into two things: paper on
     both sides (two faces), or lines both ways that run right up to the border (a
-    cloth's checks: cells, not a card; a back's pattern stops at its margin)."""
+    cloth's checks: cells, not a card; a back's pattern stops at its margin). A
+    direction with lines all over is a pattern and has no seam."""
     half = flags.shape[1] // 2
+    pattern = _patterned(flags > 0, half)
+    if distinct is not None:  # only a card-like object can carry a pattern of its own
+        pattern &= distinct[:, None]
+    flags = np.where(pattern, 0, flags)
     strict = flags == 2
     grid = strict[:, :half].any(axis=1) & strict[:, half:].any(axis=1)
     # A court picture's frame runs some 10-18% in from the border, with white
@@ -109,7 +136,7 @@ class SeamCache:
         todo = idx[~self.known[idx]]
         if len(todo):
             lines, paper, pts = seam_lines(self.ev, self.quads[todo])
-            self.flags[todo] = seams(lines, paper)
+            self.flags[todo] = seams(lines, paper, stands_out(self.ev, self.quads[todo]))
             self.points[todo] = pts
             self.known[todo] = True
 
