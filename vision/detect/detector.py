@@ -3,9 +3,12 @@ card lies on which, and the upright crops of its visible corner indices.
 
 How (see the modules for why): gather edge evidence at a bounded work scale; propose
 quads from closed outlines (whole cards) and from right-angled corners of merged
-outlines (overlapping cards); snap them onto the edges; keep a consistent set, cards
-on top first; then decide, for each pair that overlaps, which is on top, so that an
-index hidden under another card is not handed to the recogniser.
+outlines (overlapping cards); snap them onto the edges; drop shapes printed on a card
+(printed.py), blank sheets (blank.py), outlines split by a seam or holding a card
+along three sides (seams.py, prune.py); keep a consistent set, cards on top first,
+covered cards as big as the ones seen whole; then decide, for each pair that
+overlaps, which is on top, so that an index hidden under another card is not handed
+to the recogniser.
 """
 
 from __future__ import annotations
@@ -158,8 +161,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
     # The same outline comes from several contours: one of each before polishing.
-    whole = _polish(ev, select.nms(select.dedupe(select.score_many(ev, whole)), 0.8))
-    first = select.nms([s for s in whole if s.support >= 0.3], 0.8)
+    outlines = _polish(ev, select.nms(select.dedupe(select.score_many(ev, whole)), 0.8))
+    first = select.nms([s for s in outlines if s.support >= 0.3], 0.8)
     white = white_level(ev)
     scored = _not_printed(ev, select.dedupe(first), white)
     strong = [s for s in scored if s.support >= 0.88]
@@ -280,8 +283,9 @@ def _typical_sizes(scored: list[select.Scored]) -> list[tuple[float, float]]:
     med = tuple(float(v) for v in np.median(arr, axis=0))
     out = {(round(med[0], 1), round(med[1], 1))}
     if len(arr) > 2:  # perspective: nearer cards are bigger
-        out.add(tuple(float(v) for v in arr.min(axis=0)))
-        out.add(tuple(float(v) for v in arr.max(axis=0)))
+        lo, hi = arr.min(axis=0), arr.max(axis=0)
+        out.add((float(lo[0]), float(lo[1])))
+        out.add((float(hi[0]), float(hi[1])))
     return sorted(out)
 
 

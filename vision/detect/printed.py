@@ -42,10 +42,10 @@ def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[n
 
 
 def printed_on_card(
-    ev: Evidence, quads: np.ndarray, white: tuple[float, float] | None = None
+    ev: Evidence, quads: np.ndarray, level: tuple[float, float] | None = None
 ) -> np.ndarray:
     """Per quad (H, 4, 2, work scale, clockwise): True if it looks like a shape
-    printed on a card rather than a card (see the module docstring). `white`:
+    printed on a card rather than a card (see the module docstring). `level`:
     the frame's `white_level`, if already known.
 
     "Paper" is judged against the image's own white (cards in shade or beside a
@@ -61,7 +61,7 @@ def printed_on_card(
     mn_i, sat_i = _min_sat(ev, inner.reshape(-1, 2))
     mn_o, sat_o = _min_sat(ev, outer.reshape(-1, 2))
     mn_i, sat_i, mn_o, sat_o = (a.reshape(h, -1) for a in (mn_i, sat_i, mn_o, sat_o))
-    white, white_sat = white or white_level(ev)
+    white, white_sat = level or white_level(ev)
     paper_o = (sat_o <= white_sat + 0.2 * white + 15) & (mn_o >= 0.6 * white)
     ref = np.median(mn_o, axis=1, keepdims=True)
     ref_sat = np.median(sat_o, axis=1, keepdims=True)

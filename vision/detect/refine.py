@@ -18,8 +18,11 @@ import numpy as np
 class Gradients(Protocol):
     """Anything with x and y gradient images (vision.detect.evidence.Evidence)."""
 
-    gx: np.ndarray
-    gy: np.ndarray
+    @property
+    def gx(self) -> np.ndarray: ...
+
+    @property
+    def gy(self) -> np.ndarray: ...
 
 
 def refine_many(
