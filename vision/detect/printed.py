@@ -79,7 +79,7 @@ def _min_sat(ev: Evidence, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def white_level(ev: Evidence) -> tuple[float, float]:
     """The frame's paper white: a high percentile of the darkest channel, and the
     saturation there (a phone's white balance may tint all paper blue or yellow)."""
-    px = ev.color[::4, ::4].reshape(-1, 3)
+    px = ev.color[::6, ::6].reshape(-1, 3)
     mn = px.min(axis=1)
     k = int(0.99 * (len(mn) - 1))
     white = float(max(60.0, np.partition(mn, k)[k]))

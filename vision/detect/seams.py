@@ -140,6 +140,10 @@ class SeamCache:
             self.points[todo] = pts
             self.known[todo] = True
 
+    def prepare(self, idx: np.ndarray) -> None:
+        """Work out the seams of quads `idx` now, in one batch."""
+        self._ensure(np.asarray(idx, dtype=np.int64))
+
     def crossed(self, mask: np.ndarray) -> np.ndarray:
         """For a boolean mask over the quads: which of them a seam crosses."""
         idx = np.flatnonzero(mask)

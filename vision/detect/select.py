@@ -273,6 +273,7 @@ def choose(
             key = (sup - 0.5 * over) * np.sqrt(vis_frac) * np.where(sized, 1.0, 0.6)
             cand = cand[np.argsort(-key[cand])]
         picked = None
+        seam.prepare(cand[:6])  # one batch: the first few are the likely picks
         for i in cand[:40]:
             # The same card again, or an outline holding a chosen card of about
             # its size (two cards, or one fitted too big): cards are all one size.
