@@ -78,12 +78,13 @@ def _patterned(lines: np.ndarray, half: int) -> np.ndarray:
     pattern (plaid, stripes), not the one or two seams of cards lying together."""
     out = np.zeros_like(lines)
     for lo in (0, half):
-        part = lines[:, lo:lo + half].astype(np.int8)
-        edges = np.diff(np.pad(part, ((0, 0), (1, 1))), axis=1)
-        runs = (edges == 1).sum(axis=1)
-        starts = [np.flatnonzero(e == 1) for e in edges]
-        ends = [np.flatnonzero(e == -1) for e in edges]
-        longest = np.array([(b - a).max() if len(a) else 0 for a, b in zip(starts, ends)])
+        part = lines[:, lo:lo + half].astype(np.int32)
+        runs = (np.diff(part, axis=1, prepend=0) == 1).sum(axis=1)
+        # Length of the run ending at each offset: count so far, less the count
+        # at the last gap before it.
+        count = np.cumsum(part, axis=1)
+        at_gap = np.maximum.accumulate(np.where(part == 0, count, 0), axis=1)
+        longest = (count - at_gap).max(axis=1)
         out[:, lo:lo + half] = ((runs > 2) | (longest > 4))[:, None]
     return out
 
@@ -100,13 +101,16 @@ def stands_out(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     return np.asarray(np.abs(cin - cout).sum(axis=1) >= 45.0)
 
 
-def seams(flags: np.ndarray, paper: np.ndarray, distinct: np.ndarray | None = None) -> np.ndarray:
+def seams(flags: np.ndarray, paper: np.ndarray, distinct: np.ndarray | None = None,
+          pattern: np.ndarray | None = None) -> np.ndarray:
     """Which seam lines (from seam_lines) split a quad into two things: paper on
     both sides (two faces), or lines both ways that run right up to the border (a
     cloth's checks: cells, not a card; a back's pattern stops at its margin). A
-    direction with lines all over is a pattern and has no seam."""
+    direction with lines all over is a pattern and has no seam (`pattern`: that
+    test's result, if already worked out)."""
     half = flags.shape[1] // 2
-    pattern = _patterned(flags > 0, half)
+    if pattern is None:
+        pattern = _patterned(flags > 0, half)
     if distinct is not None:  # only a card-like object can carry a pattern of its own
         pattern &= distinct[:, None]
     flags = np.where(pattern, 0, flags)
@@ -136,7 +140,13 @@ class SeamCache:
         todo = idx[~self.known[idx]]
         if len(todo):
             lines, paper, pts = seam_lines(self.ev, self.quads[todo])
-            self.flags[todo] = seams(lines, paper, stands_out(self.ev, self.quads[todo]))
+            pattern = _patterned(lines > 0, lines.shape[1] // 2)
+            # Only outlines with lines all over need to tell a back from the cloth.
+            busy = pattern.any(axis=1)
+            distinct = np.zeros(len(todo), dtype=bool)
+            if busy.any():
+                distinct[busy] = stands_out(self.ev, self.quads[todo[busy]])
+            self.flags[todo] = seams(lines, paper, distinct, pattern)
             self.points[todo] = pts
             self.known[todo] = True
 
