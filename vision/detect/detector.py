@@ -179,18 +179,11 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         skip = _strong_mask(strong, ev.shape) if strong else None
         corners = proposals.segment_corners(ev.edges, min_short * 0.8, skip)
         guesses += proposals.complete_corners(corners, sizes, min_short, side_guesses=True)
-    hyps = select.score_many(ev, guesses)
+    hyps = select.score_many(ev, _distinct(guesses))
     # Corner guesses ignore perspective: snap the promising ones onto the edges.
     hyps = select.dedupe([s for s in hyps if s.support >= 0.3])
     hyps.sort(key=lambda s: -s.support)
-    top = hyps[: config.max_refine]
-    polished = []
-    if top:
-        moved = g.order_quads(refine.refine_many(ev, np.stack([s.quad for s in top])))
-        rescored = select.score_many(ev, list(moved))
-        shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
-        for s, r, ok in zip(top, rescored, shaped):
-            polished.append(r if ok and r.support >= s.support else s)
+    polished = _polish(ev, hyps[: config.max_refine])
     pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:], white))
     pool, groups = prune.split_groups(pool)
     if groups:
@@ -204,6 +197,16 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
     return _stack_order([c.quad for c in chosen], ev)
+
+
+def _distinct(quads: list[np.ndarray], grid: float = 2.0) -> list[np.ndarray]:
+    """The quads without repeats (the same corner comes from a contour and from
+    straight segments, and several sizes coincide): one of each on a 2 px grid."""
+    if len(quads) < 2:
+        return list(quads)
+    keys = np.rint(np.stack(quads).reshape(len(quads), 8) / grid).astype(np.int32)
+    _, first = np.unique(keys, axis=0, return_index=True)
+    return [quads[i] for i in sorted(first.tolist())]
 
 
 def _not_printed(
