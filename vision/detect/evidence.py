@@ -72,7 +72,8 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
 
 #: Edge orientations are binned into this many bins over 180 degrees.
 ORIENT_BINS = 8
-_MOD_BINS = (np.arange(256) % ORIENT_BINS).astype(np.uint8)
+#: Raw bin number (0..255, from convertScaleAbs) -> that bin's bit, modulo ORIENT_BINS.
+_BIN_BIT = np.array([1 << (v % ORIENT_BINS) for v in range(256)], dtype=np.uint8)
 
 
 def orientation_bits(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
@@ -82,6 +83,10 @@ def orientation_bits(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.nd
     patterned back, a court picture, carpet) have edges everywhere but in every
     direction, so testing "is there an edge here running this way" rejects lines that
     merely cross texture, which a plain distance-to-edge test cannot.
+
+    How: each edge pixel gets its own bin's bit, then a 5x5 OR spreads the bits
+    (five shifted ORs along rows, five along columns): the same as dilating each
+    bin's mask on its own, in a quarter of the time.
     """
     # The edge runs perpendicular to the gradient; phase is in [0, 360).
     phase = cv2.phase(gx, gy, angleInDegrees=True)
@@ -89,14 +94,12 @@ def orientation_bits(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.nd
     # bin = floor((phase + 90) / width) mod 8, with OpenCV's saturating uint8
     # conversion (rounds, hence the -0.5) and a lookup table for the modulo.
     raw = cv2.convertScaleAbs(phase, alpha=1.0 / width, beta=90.0 / width - 0.5)
-    bins = cv2.LUT(raw, _MOD_BINS)
-    out = np.zeros(edges.shape, dtype=np.uint8)
-    k5 = np.ones((5, 5), np.uint8)
-    for k in range(ORIENT_BINS):
-        m = cv2.bitwise_and(cv2.compare(bins, k, cv2.CMP_EQ), edges)
-        m = cv2.dilate(m, k5)
-        out = cv2.bitwise_or(out, cv2.bitwise_and(m, 1 << k))
-    return out
+    own = cv2.bitwise_and(cv2.LUT(raw, _BIN_BIT), edges)
+    h, w = own.shape
+    pad = cv2.copyMakeBorder(own, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
+    rows = pad[:, 0:w] | pad[:, 1:w + 1] | pad[:, 2:w + 2] | pad[:, 3:w + 3] | pad[:, 4:w + 4]
+    return np.ascontiguousarray(
+        rows[0:h] | rows[1:h + 1] | rows[2:h + 2] | rows[3:h + 3] | rows[4:h + 4])
 
 
 def side_mask(angle_deg: float) -> int:
