@@ -156,8 +156,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     whole: list[np.ndarray] = []
     rest: list[np.ndarray] = []
     for c in cs:
-        plain = proposals.whole_quads([c], hull=False, coarse=False)
-        whole.extend(plain if plain else proposals.whole_quads([c]))
+        found, plain = proposals.outline_quads(c)
+        whole.extend(found)
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
     # The same outline comes from several contours: one of each before polishing.

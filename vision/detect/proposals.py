@@ -55,30 +55,72 @@ def whole_quads(
     out = []
     for c in cs:
         shapes = [c]
-        if hull:
-            h = cv2.convexHull(c)
-            # The hull only for nearly convex outlines: two cards lying across each
-            # other are far from convex, and their hull is no card.
-            if cv2.contourArea(c) >= 0.92 * cv2.contourArea(h):
-                shapes.append(h)
+        h = _convex_hull(c) if hull else None
+        if h is not None:
+            shapes.append(h)
         longest = four_longest_sides(c)
         if longest is not None:
             out.append(longest)
-        for k, shape in enumerate(shapes):
-            peri = cv2.arcLength(shape, True)
-            for eps in (0.015, 0.03, 0.05) if coarse else (0.015, 0.03):
-                poly = cv2.approxPolyDP(shape, eps * peri, True)
-                if len(poly) < 4:
-                    break
-                if len(poly) == 4:
-                    q = poly.reshape(4, 2).astype(np.float32)
-                    if g.is_card_shaped(q):
-                        out.append(g.order_quad(q))
-                        fitted = fit_sides(c, q)
-                        if fitted is not None and g.is_card_shaped(fitted):
-                            out.append(g.order_quad(fitted))
-                    break
+        for shape in shapes:
+            out.extend(_simplified(c, shape, _EPS_COARSE if coarse else _EPS_FINE)[0])
     return out
+
+
+def outline_quads(c: np.ndarray) -> tuple[list[np.ndarray], bool]:
+    """`whole_quads` of one contour as it is, finely simplified (plain), and only if
+    that gives nothing, also by its hull and coarser simplification; and whether
+    the plain way gave a quad. The same as `whole_quads([c], hull=False,
+    coarse=False) or whole_quads([c])`, without working the plain part out twice
+    (the detector asks this of every outline in the frame)."""
+    out = []
+    longest = four_longest_sides(c)
+    if longest is not None:
+        out.append(longest)
+    fine, stopped = _simplified(c, c, _EPS_FINE)
+    out.extend(fine)
+    if out:
+        return out, True
+    if not stopped:
+        out.extend(_simplified(c, c, _EPS_COARSE[len(_EPS_FINE):])[0])
+    h = _convex_hull(c)
+    if h is not None:
+        out.extend(_simplified(c, h, _EPS_COARSE)[0])
+    return out, False
+
+
+#: Polygon simplification tolerances tried, as shares of the outline's perimeter.
+_EPS_FINE = (0.015, 0.03)
+_EPS_COARSE = (0.015, 0.03, 0.05)
+
+
+def _convex_hull(c: np.ndarray) -> np.ndarray | None:
+    """The outline's convex hull if the outline is nearly convex, else None: two
+    cards lying across each other are far from convex, and their hull is no card."""
+    h = cv2.convexHull(c)
+    return h if cv2.contourArea(c) >= 0.92 * cv2.contourArea(h) else None
+
+
+def _simplified(
+    c: np.ndarray, shape: np.ndarray, epss: tuple[float, ...]
+) -> tuple[list[np.ndarray], bool]:
+    """Card quads from simplifying `shape` (contour `c` or its hull) at each
+    tolerance in turn, up to the first that gives four or fewer vertices; and
+    whether one did (coarser tolerances then cannot help)."""
+    out: list[np.ndarray] = []
+    peri = cv2.arcLength(shape, True)
+    for eps in epss:
+        poly = cv2.approxPolyDP(shape, eps * peri, True)
+        if len(poly) < 4:
+            return out, True
+        if len(poly) == 4:
+            q = poly.reshape(4, 2).astype(np.float32)
+            if g.is_card_shaped(q):
+                out.append(g.order_quad(q))
+                fitted = fit_sides(c, q)
+                if fitted is not None and g.is_card_shaped(fitted):
+                    out.append(g.order_quad(fitted))
+            return out, True
+    return out, False
 
 
 def four_longest_sides(c: np.ndarray) -> np.ndarray | None:
