@@ -165,21 +165,22 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     each side is still straight and gives the true border line.
     """
     pts = c.reshape(-1, 2).astype(np.float32)
+    d = q[[1, 2, 3, 0]] - q  # (4, 2) sides
+    ln = np.hypot(d[:, 0], d[:, 1])
+    if ln.min() < 8:
+        return None
+    u = d / ln[:, None]
+    # All four sides at once (the outline has a few hundred points at most).
+    rel = pts[None, :, :] - q[:, None, :]  # (4, N, 2)
+    along = rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]
+    across = rel[..., 0] * u[:, None, 1] - rel[..., 1] * u[:, None, 0]
+    lnd = ln.astype(np.float64)[:, None]
+    sel = (along > 0.15 * lnd) & (along < 0.85 * lnd) & (np.abs(across) <= band)
+    if sel.sum(axis=1).min() < 5:
+        return None
     lines = []
     for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        d = b - a
-        ln = float(np.hypot(d[0], d[1]))
-        if ln < 8:
-            return None
-        u = d / ln
-        rel = pts - a
-        along = rel @ u
-        across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
-        sel = (along > 0.15 * ln) & (along < 0.85 * ln) & (np.abs(across) <= band)
-        if sel.sum() < 5:
-            return None
-        vx, vy, x0, y0 = cv2.fitLine(pts[sel].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(pts[sel[i]].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     out = []
     for i in range(4):
