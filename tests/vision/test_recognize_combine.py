@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from vision.recognize.classifier import Calibration, Reading, combine
+import pytest
+
+from vision.recognize.classifier import Calibration, Reading, combine, joint_prob
 
 CAL = Calibration(min_prob=0.9, max_none=0.3, disagree_prob=0.5)
 
@@ -47,8 +49,38 @@ def test_reading_unpacks_as_card_confidence_rank_suit():
     assert (card, rank, suit) == ("JC", "J", "C") and conf > 0.9
 
 
-def test_two_agreeing_corners_may_pass_a_lower_calibrated_bar():
-    cal = Calibration(min_prob=0.95, min_prob_pair=0.85)
-    assert combine([r("8", "S", 0.9, 0.9)], cal).card is None  # one corner: not enough
-    assert combine([r("8", "S", 0.9, 0.9), r("8", "S", 0.88, 0.92)], cal).card == "8S"
-    assert combine([r("8", "S", 0.8, 0.9), r("8", "S", 0.8, 0.9)], cal).card is None
+def test_two_agreeing_corners_pool_their_evidence():
+    # Neither corner alone reaches 0.98, together (odds 9 x 9 = 81: 0.988) they do;
+    # an average of the two would stay at 0.9 and abstain.
+    cal = Calibration(min_prob=0.98, min_prob_pair=0.98)
+    assert combine([r("8", "S", 0.9, 0.9)], cal).card is None
+    got = combine([r("8", "S", 0.9, 0.9), r("8", "S", 0.9, 0.9)], cal)
+    assert got.card == "8S"
+    assert got.confidence == pytest.approx(81 / 82)
+
+
+def test_pooled_pairs_face_their_own_bar():
+    cal = Calibration(min_prob=0.9, min_prob_pair=0.995)
+    assert combine([r("8", "S", 0.95, 0.95)], cal).card == "8S"  # one corner: 0.95 >= 0.9
+    # two corners at 0.9 pool to 0.988 < 0.995: not enough for the pair bar
+    assert combine([r("8", "S", 0.9, 0.9), r("8", "S", 0.9, 0.9)], cal).card is None
+    assert combine([r("8", "S", 0.95, 0.95), r("8", "S", 0.95, 0.95)], cal).card == "8S"
+
+
+def test_pooling_needs_both_rank_and_suit():
+    cal = Calibration(min_prob=0.98, min_prob_pair=0.98)
+    got = combine([r("8", "S", 0.99, 0.6), r("8", "S", 0.99, 0.6)], cal)  # suit 0.69
+    assert got.card is None and got.rank == "8" and got.suit is None
+
+
+def test_disagreeing_corners_never_pool():
+    cal = Calibration(min_prob=0.5, min_prob_pair=0.5)
+    assert combine([r("8", "S", 0.9, 0.9), r("3", "S", 0.9, 0.9)], cal).card is None
+
+
+def test_joint_prob():
+    assert joint_prob([0.8]) == pytest.approx(0.8)
+    assert joint_prob([0.9, 0.9]) == pytest.approx(81 / 82)
+    assert joint_prob([0.7, 0.95]) == joint_prob([0.95, 0.7])
+    assert joint_prob([0.99, 0.3]) < 0.99  # a corner leaning against weakens the card
+    assert 0.0 < joint_prob([0.0, 1.0]) < 1.0  # clipped, no division by zero

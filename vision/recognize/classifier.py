@@ -41,21 +41,26 @@ class ModelMissing(VisionError, FileNotFoundError):
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """Abstention thresholds (chosen by vision.training.train on calibration decks).
+    """Abstention thresholds (chosen by vision.training.calibrate on calibration decks).
 
-    A card is accepted when both its rank and suit probabilities (averaged over the
-    visible corners) reach `min_prob` (`min_prob_pair` when two corners agree), the "not an index" probability stays below
-    `max_none`, and no visible corner disagrees confidently (> `disagree_prob`).
-    Enrolled decks are accepted when the cosine similarity to the best template
-    reaches `min_similarity` and beats the best other card by `min_margin`.
+    The network's logits are divided by `temperature` (fitted on the calibration
+    decks) before the softmax. A card read from one corner is accepted when its rank
+    and suit probabilities both reach `min_prob`. Two agreeing corners are two looks at
+    the same index, so their evidence multiplies (`joint_prob`): the card is accepted
+    when the joint rank and suit probabilities reach `min_prob_pair`. In both cases the
+    "not an index" probability must stay below `max_none` and no visible corner may
+    disagree confidently (> `disagree_prob`). Enrolled decks are accepted when the
+    cosine similarity to the best template reaches `min_similarity` and beats the best
+    other card by `min_margin`.
     """
 
     min_prob: float = 0.9
-    min_prob_pair: float = 1.0  # two agreeing corners; effective: min(this, min_prob)
+    min_prob_pair: float = 0.9  # on the joint probability of two agreeing corners
     max_none: float = 0.3
     disagree_prob: float = 0.5
     min_similarity: float = 0.8
     min_margin: float = 0.05
+    temperature: float = 1.0
 
     @classmethod
     def from_json(cls, path: Path) -> Calibration:
@@ -155,7 +160,8 @@ class IndexClassifier:
             return np.zeros((0, 14)), np.zeros((0, 5)), np.zeros((0, 64))
         self._net.setInput(to_blob(patches))
         rank, suit, emb = self._net.forward(["rank", "suit", "embedding"])
-        return _softmax(rank), _softmax(suit), emb
+        t = self.calibration.temperature
+        return _softmax(rank / t), _softmax(suit / t), emb
 
     def classify(self, patches: list[np.ndarray]) -> list[Reading]:
         """One Reading per patch; rank/suit None where the network sees no index."""
@@ -191,16 +197,33 @@ class IndexClassifier:
         return combine(readings, self.calibration, enrolled=self.deck is not None)
 
 
+def joint_prob(probs: list[float]) -> float:
+    """Probability that independent looks agreeing on one class are right, from each
+    look's probability: their odds multiply (naive Bayes, the alternatives lumped, a
+    flat prior). Two corners at 0.9 give 0.988; one corner gives its own probability.
+    """
+    if len(probs) == 1:
+        return float(probs[0])
+    log_odds = 0.0
+    for p in probs:
+        p = min(max(p, 1e-7), 1 - 1e-7)
+        log_odds += float(np.log(p / (1 - p)))
+    return float(1.0 / (1.0 + np.exp(-log_odds)))
+
+
 def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
             ) -> CardReading:
     """Merge the readings of one card's corners into a verdict (see `read_card`).
 
     A corner that sees "not an index" (covered, glare) neither votes for nor against;
-    two corners that read different cards make the whole card unreadable. Readings
-    from an enrolled deck were already thresholded (by similarity) per corner.
+    two corners that read different cards make the whole card unreadable. Agreeing
+    corners pool their evidence (`joint_prob`) and face `min_prob_pair`; a lone corner
+    faces `min_prob`. The verdict's confidence is the pooled min(rank, suit)
+    probability. Readings from an enrolled deck were already thresholded (by
+    similarity) per corner.
     """
     if enrolled:
-        calib = Calibration(min_prob=0.0, max_none=1.0, disagree_prob=0.0)
+        calib = Calibration(min_prob=0.0, min_prob_pair=0.0, max_none=1.0, disagree_prob=0.0)
     votes = [r for r in readings if r.rank is not None and r.suit is not None]
     if not votes:
         return CardReading(None, 0.0, None, None)
@@ -209,13 +232,13 @@ def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
         if (r.rank, r.suit) != (best.rank, best.suit) and r.confidence > calib.disagree_prob:
             return CardReading(None, 0.0, None, None)
     agree = [r for r in votes if (r.rank, r.suit) == (best.rank, best.suit)]
-    rank_p = float(np.mean([r.rank_prob for r in agree]))
-    suit_p = float(np.mean([r.suit_prob for r in agree]))
+    rank_p = joint_prob([r.rank_prob for r in agree])
+    suit_p = joint_prob([r.suit_prob for r in agree])
     none_p = float(min(r.none_prob for r in agree))
     conf = min(rank_p, suit_p)
     if enrolled:
         conf = float(np.mean([r.confidence for r in agree]))
-    need = min(calib.min_prob, calib.min_prob_pair) if len(agree) >= 2 else calib.min_prob
+    need = calib.min_prob_pair if len(agree) >= 2 else calib.min_prob
     rank = best.rank if rank_p >= need else None
     suit = best.suit if suit_p >= need else None
     if rank is None or suit is None or none_p > calib.max_none:

@@ -68,18 +68,19 @@ def font_card(rng: np.random.Generator, rank: int, suit: int,
     draw = ImageDraw.Draw(layer)
     font_path = text_fonts[int(rng.integers(len(text_fonts)))]
     label = RANKS[rank]
-    size = int(h * rng.uniform(0.08, 0.15))
+    size = int(h * rng.uniform(0.07, 0.17))
     font = ImageFont.truetype(font_path, size)
-    x0 = int(w * rng.uniform(0.02, 0.07))
-    y0 = int(h * rng.uniform(0.015, 0.05))
-    bbox = draw.textbbox((0, 0), label, font=font)
-    tw, th = bbox[2] - bbox[0], bbox[3] - bbox[1]
+    x0 = int(w * rng.uniform(0.02, 0.09))
+    y0 = int(h * rng.uniform(0.01, 0.06))
+    # Bold (stroke) and condensed/expanded indices: real decks print both.
+    stroke = int(rng.integers(0, 3)) if rng.random() < 0.35 else 0
+    squeeze = float(rng.uniform(0.65, 1.15)) if rng.random() < 0.5 else 1.0
+    glyph = _text_image(label, font, ink, stroke, squeeze)
     max_w = int(w * 0.2)
-    if tw > max_w:  # squeeze wide "10"s as real decks do
-        font = ImageFont.truetype(font_path, max(8, int(size * max_w / tw)))
-        bbox = draw.textbbox((0, 0), label, font=font)
-        tw, th = bbox[2] - bbox[0], bbox[3] - bbox[1]
-    draw.text((x0 - bbox[0], y0 - bbox[1]), label, font=font, fill=ink + (255,))
+    if glyph.width > max_w:  # squeeze wide "10"s as real decks do
+        glyph = glyph.resize((max_w, glyph.height))
+    tw, th = glyph.size
+    layer.alpha_composite(glyph, (x0, y0))
     pip_font_path = pip_fonts[int(rng.integers(len(pip_fonts)))] if pip_fonts else font_path
     pip_size = int(max(th, 8) * rng.uniform(0.7, 1.15))
     pfont = ImageFont.truetype(pip_font_path, pip_size)
@@ -117,6 +118,23 @@ def font_card(rng: np.random.Generator, rank: int, suit: int,
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), rad, fill=255)
     arr[:, :, 3] = np.array(mask)
     return np.ascontiguousarray(arr[:, :, [2, 1, 0, 3]])
+
+
+def _text_image(text: str, font, ink: tuple[int, ...], stroke: int, squeeze: float):
+    """`text` in `ink` on a transparent image cropped to the ink, width scaled by
+    `squeeze` (condensed < 1 < expanded), strokes thickened by `stroke` px (bold)."""
+    from PIL import Image, ImageDraw
+
+    box = ImageDraw.Draw(Image.new("RGBA", (1, 1))).textbbox(
+        (0, 0), text, font=font, stroke_width=stroke)
+    img = Image.new("RGBA", (box[2] - box[0] + 2, box[3] - box[1] + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((1 - box[0], 1 - box[1]), text, font=font,
+                             fill=tuple(ink) + (255,), stroke_width=stroke,
+                             stroke_fill=tuple(ink) + (255,))
+    img = img.crop(img.getbbox() or (0, 0, 1, 1))
+    if squeeze != 1.0:
+        img = img.resize((max(1, round(img.width * squeeze)), img.height))
+    return img
 
 
 def font_faces(rng: np.random.Generator, n: int) -> list[CardArt]:

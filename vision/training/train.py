@@ -3,18 +3,22 @@
 Steps (all seeded, so a rerun gives the same model up to torch's CPU nondeterminism):
 
 1. render the training decks (vision.training.split) through vision.cardart;
-2. synthesise camera-like patches (vision.training.synth) in worker processes;
+2. synthesise patches in worker processes: single-card camera views (synth.py, with
+   font-drawn faces, fontcards.py) and whole rendered table scenes (scenes.py);
 3. train IndexNet (vision.training.model) with three losses: rank, suit, and a cosine
    classifier over the 52 cards + "none" on the embedding, which shapes the embedding
-   that deck enrolment matches against;
-   the labelled real photos of images/train (vision.training.real; rank only) are
-   mixed in, repeated, to close the gap between rendered and photographed cards;
+   that deck enrolment matches against. Every epoch draws a fresh sample of the
+   patches and augments it on the fly (augment.py: detector-like shifts and turns,
+   low resolution, blur, light, noise). The labelled real photos of images/train
+   (vision.training.real; rank only; one in five kept back for calibration) are mixed
+   in, repeated, to close the gap between rendered and photographed cards;
 4. export ONNX (opset 13, which cv2.dnn reads) to vision/models/index.onnx;
-5. on calibration decks (never trained on), pick the abstention thresholds
-   (vision.training.calibrate) and write them to vision/models/index.json.
+5. on calibration decks (never trained on) and the kept-back photos, fit the
+   temperature and pick the abstention thresholds (vision.training.calibrate), written
+   to vision/models/index.json.
 
-Run: `python -m vision.training.train [--views N] [--epochs E] [--out DIR]`.
-Takes ~10-15 minutes on two cores.
+Run: `python -m vision.training.train [--views N] [--scenes N] [--epochs E] [--out DIR]`.
+Time on two shared cores: see vision/recognize/README.md.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -34,18 +39,33 @@ from torch import nn
 
 from vision.recognize.classifier import IndexClassifier
 from vision.training import split, synth
-from vision.training.calibrate import calibrate, write
+from vision.training.calibrate import calibrate, calibration_data, write
 from vision.training.model import EMBED_DIM, IndexNet
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 SEED = 20240601
+EPOCHS = 12
+EPOCH_SIZE = 120_000
+
+
+#: Data kinds: synthetic single-card views (synth.py) and whole scenes (scenes.py),
+#: of the training decks (TRAIN_*) or of the calibration decks (CAL_*).
+TRAIN_VIEWS, CAL_VIEWS, TRAIN_SCENES, CAL_SCENES = 0, 1, 2, 3
+_SCENE_CHUNK = 100  # scenes per job (a job yields ~1400 patches)
 
 
 def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Worker: synthesise `n` views with seed (SEED, kind, index)."""
+    """Worker: synthesise `n` views (or scenes) of `kind` with seed (SEED, kind, index)."""
     kind, index, n = args
     torch.set_num_threads(1)
-    if kind == 0:
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([SEED, kind, index])
+    if kind in (TRAIN_SCENES, CAL_SCENES):
+        from vision.training.scenes import scene_patches
+
+        decks = split.training_decks() if kind == TRAIN_SCENES else split.calibration_decks()
+        return scene_patches(rng, decks, n, courtless=split.COURTLESS_DECKS)
+    if kind == TRAIN_VIEWS:
         faces = [dataclasses.replace(f, rank=synth.NONE_RANK, suit=synth.NONE_SUIT)
                  if f.deck in split.COURTLESS_DECKS and f.rank >= 10 else f
                  for f in synth.load_faces(split.training_decks())]
@@ -57,40 +77,43 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
         faces = synth.load_faces(split.calibration_decks())
     backs = synth.load_backs(split.training_decks() + split.negative_decks())
     negs = synth.load_faces(split.negative_decks(), as_negative=True) + backs
-    rng = np.random.default_rng([SEED, kind, index])
     return synth.make_dataset(rng, faces, faces + backs, n, negs)
 
 
-def synthesise(kind: int, views: int, workers: int, chunk: int = 1000
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Synthesise `views` views (kind 0: training decks, 1: calibration decks), cached
-    on disk under $CARDTABLE_CACHE/training keyed by everything that shapes them."""
+def _source_key(kind: int) -> str:
+    """The source text that shapes data of `kind` (a change invalidates its cache)."""
+    here = Path(__file__).resolve().parent
+    files = [here / "synth.py", here / "fontcards.py"]
+    if kind in (TRAIN_SCENES, CAL_SCENES):
+        files = [here / "scenes.py"] + sorted((here.parent / "scene").glob("*.py"))
+    return "".join(f.read_text() for f in files)
+
+
+def synthesise(kind: int, views: int, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Synthesise `views` views or scenes of `kind` (see TRAIN_VIEWS...), cached on disk
+    under $CARDTABLE_CACHE/training keyed by everything that shapes them."""
     import hashlib
 
     from vision.cardart import cache_dir
     from vision.recognize.patch import INDEX_BOX, PATCH_SIZE
 
-    decks = split.training_decks() if kind == 0 else split.calibration_decks()
+    chunk = _SCENE_CHUNK if kind in (TRAIN_SCENES, CAL_SCENES) else 1000
+    decks = split.training_decks() if kind in (TRAIN_VIEWS, TRAIN_SCENES) \
+        else split.calibration_decks()
     key = json.dumps([SEED, kind, views, chunk, INDEX_BOX, PATCH_SIZE,
-                      [d.name for d in decks], Path(synth.__file__).read_text()])
+                      [d.name for d in decks], _source_key(kind)])
     path = cache_dir().parent / "training" / (
-        f"views-{kind}-{views}-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
+        f"data-{kind}-{views}-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
     if path.is_file():
         with np.load(path) as z:
             return z["x"], z["r"], z["s"]
-    x, r, s = _synthesise(kind, views, workers, chunk)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, x=x, r=r, s=s)
-    return x, r, s
-
-
-def _synthesise(kind: int, views: int, workers: int, chunk: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     jobs = [(kind, i, min(chunk, views - i * chunk)) for i in range((views + chunk - 1) // chunk)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         parts = list(pool.map(_chunk, jobs))
-    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-            np.concatenate([p[2] for p in parts]))
+    x, r, s = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=x, r=r, s=s)
+    return x, r, s
 
 
 class CosineHead(nn.Module):
@@ -105,7 +128,16 @@ class CosineHead(nn.Module):
         return self.scale * e @ F.normalize(self.w, dim=1).T
 
 
-def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int, log=print) -> IndexNet:
+def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int,
+          epoch_size: int | None = None, log=print) -> IndexNet:
+    """Train IndexNet on uint8 patches `x` with rank `r` and suit `s` labels (-1: unknown).
+
+    Each epoch draws `epoch_size` patches (default: all) afresh from the pool and
+    augments them on the fly (vision.training.augment), so a big pool is seen in
+    varied form without every epoch costing a pass over all of it.
+    """
+    from vision.training.augment import augment
+
     torch.manual_seed(SEED)
     net = IndexNet()
     head = CosineHead(EMBED_DIM, 53)
@@ -116,24 +148,20 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int, log=print) -
     params = list(net.parameters()) + list(head.parameters())
     opt = torch.optim.AdamW(params, lr=3e-3, weight_decay=1e-4)
     bs = 256
-    steps = epochs * ((len(x) + bs - 1) // bs)
+    per_epoch = min(epoch_size or len(x), len(x))
+    steps = epochs * ((per_epoch + bs - 1) // bs)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     gen = torch.Generator().manual_seed(SEED)
     for ep in range(epochs):
         net.train()
-        perm = torch.randperm(len(x), generator=gen)
+        perm = torch.randperm(len(x), generator=gen)[:per_epoch]
         tot, n_ok, t0 = 0.0, 0, time.time()
-        for i in range(0, len(x), bs):
+        for i in range(0, per_epoch, bs):
             idx = perm[i:i + bs]
-            xb = xt[idx].float() / 255.0
-            # Cheap extra photometric variety on top of the rendered one.
-            xb = xb * (0.8 + 0.4 * torch.rand(len(idx), 1, 1, 1, generator=gen))
-            if torch.rand(1, generator=gen).item() < 0.3:  # grey patches
-                xb = xb.mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
-            xb = xb.clamp(0, 1)
+            xb = augment(xt[idx].float() / 255.0, gen)
             lr_, ls_, e = net(xb)
-            loss = (F.cross_entropy(lr_, rt[idx], label_smoothing=0.02, ignore_index=-1)
-                    + F.cross_entropy(ls_, st[idx], label_smoothing=0.02, ignore_index=-1)
+            loss = (F.cross_entropy(lr_, rt[idx], ignore_index=-1)
+                    + F.cross_entropy(ls_, st[idx], ignore_index=-1)
                     + 0.5 * F.cross_entropy(head(e), ct[idx], ignore_index=-1))
             opt.zero_grad()
             loss.backward()
@@ -141,8 +169,8 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int, log=print) -
             sched.step()
             tot += loss.item() * len(idx)
             n_ok += int(((lr_.argmax(1) == rt[idx]) & (ls_.argmax(1) == st[idx])).sum())
-        log(f"epoch {ep + 1}/{epochs}: loss {tot / len(x):.4f}, "
-            f"train acc {n_ok / len(x):.4f}, {time.time() - t0:.0f} s")
+        log(f"epoch {ep + 1}/{epochs}: loss {tot / per_epoch:.4f}, "
+            f"train acc {n_ok / per_epoch:.4f}, {time.time() - t0:.0f} s")
     net.eval()
     return net
 
@@ -159,10 +187,14 @@ def export(net: IndexNet, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--views", type=int, default=24000)
+    ap.add_argument("--views", type=int, default=40000, help="single-card views")
+    ap.add_argument("--scenes", type=int, default=5000, help="whole table scenes")
     ap.add_argument("--cal-views", type=int, default=4000)
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--cal-scenes", type=int, default=1000)
+    ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--epoch-size", type=int, default=EPOCH_SIZE,
+                    help="patches drawn (and augmented afresh) per epoch")
+    ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 2))
     ap.add_argument("--out", type=Path, default=MODEL_DIR)
     ap.add_argument("--real-repeat", type=int, default=6,
                     help="how many times the real training photos' patches are repeated "
@@ -176,31 +208,35 @@ def main(argv: list[str] | None = None) -> int:
     from vision.cardart import prerender
     prerender(split.training_decks() + split.calibration_decks() + split.negative_decks(),
               synth.ART_HEIGHT)
-    print(f"synthesising {args.views} views...", flush=True)
-    x, r, s = synthesise(0, args.views, args.workers)
+    print(f"synthesising {args.views} views and {args.scenes} scenes...", flush=True)
+    parts = [synthesise(TRAIN_VIEWS, args.views, args.workers),
+             synthesise(TRAIN_SCENES, args.scenes, args.workers)]
+    x, r, s = (np.concatenate([p[i] for p in parts]) for i in range(3))
     print(f"  {len(x)} patches ({(r == 13).mean():.0%} 'none'), {time.time() - t0:.0f} s",
           flush=True)
-    if args.real_repeat > 0:
-        from vision.training.real import real_patches
+    from vision.training.real import is_calibration_photo, real_patches
 
-        xr, rr = real_patches()
+    if args.real_repeat > 0:
+        xr, rr, _ = real_patches(keep=lambda name: not is_calibration_photo(name))
         print(f"  {len(xr)} corner patches from the real training photos (rank only), "
               f"x{args.real_repeat}", flush=True)
         x = np.concatenate([x] + [xr] * args.real_repeat)
         r = np.concatenate([r] + [rr] * args.real_repeat)
         s = np.concatenate([s, np.full(len(xr) * args.real_repeat, -1, np.int64)])
-    net = train(x, r, s, args.epochs, log=lambda m: print(m, flush=True))
+    net = train(x, r, s, args.epochs, args.epoch_size, log=lambda m: print(m, flush=True))
     onnx_path = args.out / "index.onnx"
     export(net, onnx_path)
-    xc, rc, sc = synthesise(1, args.cal_views, args.workers)
+    xc, cards, xrc, real_cards = calibration_data(args.cal_views, args.cal_scenes,
+                                                  args.workers)
     clf = IndexClassifier.load(onnx_path)
-    cal, stats = calibrate(clf, xc, rc, sc)
+    cal, stats = calibrate(clf, xc, cards, xrc, real_cards)
     onnx_path.with_suffix(".json").unlink(missing_ok=True)
     write(onnx_path, cal, stats, {
         "training_decks": [d.name for d in split.training_decks()],
         "calibration_decks": list(split.CALIBRATION_DECKS),
         "heldout_decks": list(split.HELDOUT_DECKS),
-        "views": args.views, "epochs": args.epochs, "seed": SEED,
+        "views": args.views, "scenes": args.scenes, "epochs": args.epochs,
+        "epoch_size": args.epoch_size, "seed": SEED,
         "patches": len(x), "real_repeat": args.real_repeat,
         "seconds": round(time.time() - t0),
     })

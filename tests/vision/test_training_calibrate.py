@@ -1,0 +1,98 @@
+"""Picking the temperature and thresholds: wrong cards bounded, two corners pooled."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.recognize.classifier import Calibration, Reading
+from vision.training.calibrate import (
+    GRID,
+    CalCard,
+    cards_from_photos,
+    cards_from_views,
+    choose_thresholds,
+    fit_temperature,
+    verdicts,
+)
+
+
+def rd(rank: str, suit: str, p: float) -> Reading:
+    return Reading(rank, suit, p, p, p, 0.01)
+
+
+def _data():
+    """2000 right single corners at 0.96, 20 wrong ones at 0.90; 500 right two-corner
+    cards at 0.9 + 0.9 (pooled 0.988), 6 wrong ones at 0.8 + 0.8 (pooled 0.941)."""
+    reads: list[Reading] = []
+    cards: list[CalCard] = []
+
+    def add(truth: str, got: list[tuple[str, str, float]]) -> None:
+        idx = tuple(range(len(reads), len(reads) + len(got)))
+        reads.extend(rd(*g) for g in got)
+        cards.append(CalCard(idx, truth))
+    for _ in range(2000):
+        add("7H", [("7", "H", 0.96)])
+    for _ in range(20):
+        add("7H", [("A", "H", 0.90)])
+    for _ in range(500):
+        add("QS", [("Q", "S", 0.9), ("Q", "S", 0.9)])
+    for _ in range(6):
+        add("QS", [("O", "S", 0.8), ("O", "S", 0.8)])
+    return reads, cards
+
+
+def test_thresholds_keep_wrong_cards_under_target_and_pool_pairs():
+    reads, cards = _data()
+    v = verdicts(reads, cards, Calibration(max_none=0.3, disagree_prob=0.5))
+    assert v.pooled.sum() == 506
+    assert v.score[v.pooled].max() == pytest.approx(81 / 82)  # pooled, not averaged
+    single, pair = choose_thresholds(v, target=0.001)
+    assert 0.90 < single <= 0.96
+    assert 81 / 82 >= pair > 0.64 / (0.64 + 0.04)
+    rates = v.rates(single, pair)
+    assert rates["wrong"] <= 0.001
+    # every right card is read: singles at 0.96 and the pooled pairs at 0.988
+    assert rates["accuracy"] == pytest.approx(2500 / 2526)
+
+
+def test_one_wrong_real_rank_raises_the_bar():
+    reads, cards = _data()
+    cal = Calibration(max_none=0.3, disagree_prob=0.5)
+    syn = verdicts(reads, cards, cal)
+    real_reads = [rd("9", "C", 0.97), rd("10", "H", 0.99)]
+    real = verdicts(real_reads, [CalCard((0,), "6"), CalCard((1,), "10")], cal)
+    single, _ = choose_thresholds(syn, real, target=0.001)
+    assert single > 0.97  # the wrong 9 for a 6 must not be read
+    assert real.rates(single, 1.0)["wrong_cards"] == 0
+
+
+def test_cards_from_views_pair_consecutive_corners():
+    r = np.array([3, 3, 13, 5, 7, 7])
+    s = np.array([1, 1, 4, 2, 0, 0])
+    cards = cards_from_views(r, s)
+    pairs = [c for c in cards if len(c.patches) == 2]
+    assert [c.patches for c in pairs] == [(0, 1), (4, 5)]
+    assert [c.truth for c in pairs] == ["4D", "8C"]
+    assert sum(c.truth is None for c in cards) == 1  # the "none" patch: must not be read
+
+
+def test_cards_from_photos_group_by_card():
+    cards = cards_from_photos(np.array([8, 8, 12]), np.array([1, 1, 2]))
+    assert [(c.patches, c.truth) for c in cards] == [
+        ((0,), "9"), ((1,), "9"), ((2,), "K"), ((0, 1), "9")]
+
+
+def test_temperature_is_recovered():
+    rng = np.random.default_rng(0)
+    n, k = 6000, 5
+    z = rng.normal(0, 1, (n, k)) + 4 * np.eye(k)[rng.integers(k, size=n)]
+    p = np.exp(z / 2.0)
+    p /= p.sum(axis=1, keepdims=True)
+    y = np.array([rng.choice(k, p=row) for row in p])
+    t = fit_temperature(z, z, y, y)
+    assert t == pytest.approx(2.0, abs=0.2)
+
+
+def test_grid_reaches_close_to_one():
+    assert GRID == sorted(GRID) and GRID[-1] > 0.99999
