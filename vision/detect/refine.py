@@ -54,9 +54,9 @@ def refine_many(
     flat = np.ascontiguousarray(cand.reshape(h * 4, -1, 2), dtype=np.float32)
     # cv2.remap as a fast nearest-pixel lookup; outside the image the gradient is 0.
     gxs = cv2.remap(ev.gx, flat, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
-                    borderValue=0).reshape(cand.shape[:4]).astype(np.float32)
+                    borderValue=0).reshape(cand.shape[:4]).astype(np.float32, copy=False)
     gys = cv2.remap(ev.gy, flat, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
-                    borderValue=0).reshape(cand.shape[:4]).astype(np.float32)
+                    borderValue=0).reshape(cand.shape[:4]).astype(np.float32, copy=False)
     mags = gxs * normals[:, :, None, None, 0] + gys * normals[:, :, None, None, 1]
     mags = np.maximum(mags, 0.0)
     best = mags.argmax(axis=3)  # (H, 4, n)
@@ -64,32 +64,39 @@ def refine_many(
     found = np.take_along_axis(cand, best[..., None, None], axis=3)[:, :, :, 0, :]
     w = (peak > 20.0).astype(np.float64)  # (H, 4, n)
     ok_side = w.sum(axis=2) >= n * 0.5
-    c, u = _fit_lines(found.astype(np.float64), w)
+    found64 = found.astype(np.float64)
+    c, u = _fit_lines(found64, w)
     # Second pass without points far from the first line (a pip touching the border).
     res = np.abs(((found - c[:, :, None, :]) * np.stack([-u[..., 1], u[..., 0]], -1)[:, :, None, :]).sum(-1))
     w2 = w * (res <= 1.5)
     ok2 = w2.sum(axis=2) >= n * 0.4
-    c2, u2 = _fit_lines(found.astype(np.float64), w2)
+    c2, u2 = _fit_lines(found64, w2)
     c = np.where(ok2[..., None], c2, c)
     u = np.where(ok2[..., None], u2, u)
-    out = q.copy()
-    for i in range(4):
-        prev, nxt = (i - 1) % 4, i  # corner i joins side i-1 and side i
-        both = ok_side[:, prev] & ok_side[:, nxt]
-        p = _cross_many(c[:, prev], u[:, prev], c[:, nxt], u[:, nxt])
-        only_prev = ok_side[:, prev] & ~ok_side[:, nxt]
-        only_next = ~ok_side[:, prev] & ok_side[:, nxt]
-        # One side known: slide the corner onto it along the other (unknown) side.
-        along_next = q[:, (i + 1) % 4] - q[:, i]
-        along_prev = q[:, i] - q[:, prev]
-        p_prev = _cross_many(c[:, prev], u[:, prev], q[:, i].astype(np.float64), along_next)
-        p_next = _cross_many(c[:, nxt], u[:, nxt], q[:, i].astype(np.float64), along_prev)
-        newp = np.where(both[:, None], p, np.where(only_prev[:, None], p_prev,
-                        np.where(only_next[:, None], p_next, q[:, i])))
-        moved = np.abs(newp - q[:, i]).sum(axis=1)
-        good = np.isfinite(newp).all(axis=1) & (moved <= reach * 3.0)
-        out[good, i] = newp[good]
-    return out
+    # All four corners at once, rows (quad, corner): corner i joins side i-1 and
+    # side i.
+    prev = [3, 0, 1, 2]
+    ok_p, ok_n = ok_side[:, prev].reshape(-1), ok_side.reshape(-1)
+    cp, up = c[:, prev].reshape(-1, 2), u[:, prev].reshape(-1, 2)
+    cn, un = c.reshape(-1, 2), u.reshape(-1, 2)
+    corner = q.reshape(-1, 2)
+    both = ok_p & ok_n
+    p = _cross_many(cp, up, cn, un)
+    only_prev = ok_p & ~ok_n
+    only_next = ~ok_p & ok_n
+    # One side known: slide the corner onto it along the other (unknown) side.
+    along_next = (q[:, [1, 2, 3, 0]] - q).reshape(-1, 2)
+    along_prev = (q - q[:, prev]).reshape(-1, 2)
+    corner64 = corner.astype(np.float64)
+    p_prev = _cross_many(cp, up, corner64, along_next)
+    p_next = _cross_many(cn, un, corner64, along_prev)
+    newp = np.where(both[:, None], p, np.where(only_prev[:, None], p_prev,
+                    np.where(only_next[:, None], p_next, corner)))
+    moved = np.abs(newp - corner).sum(axis=1)
+    good = np.isfinite(newp).all(axis=1) & (moved <= reach * 3.0)
+    out = corner.copy()
+    out[good] = newp[good]
+    return out.reshape(h, 4, 2)
 
 
 def _fit_lines(pts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
