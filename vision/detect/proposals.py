@@ -174,8 +174,10 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     rel = pts[None, :, :] - q[:, None, :]  # (4, N, 2)
     along = rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]
     across = rel[..., 0] * u[:, None, 1] - rel[..., 1] * u[:, None, 0]
+    # Limits worked out in double precision, compared in single (as for one side).
     lnd = ln.astype(np.float64)[:, None]
-    sel = (along > 0.15 * lnd) & (along < 0.85 * lnd) & (np.abs(across) <= band)
+    lo, hi = (0.15 * lnd).astype(np.float32), (0.85 * lnd).astype(np.float32)
+    sel = (along > lo) & (along < hi) & (np.abs(across) <= band)
     if sel.sum(axis=1).min() < 5:
         return None
     lines = []
