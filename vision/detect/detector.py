@@ -205,8 +205,7 @@ def _distinct(quads: list[np.ndarray], grid: float = 2.0) -> list[np.ndarray]:
     if len(quads) < 2:
         return list(quads)
     keys = np.rint(np.stack(quads).reshape(len(quads), 8) / grid).astype(np.int32)
-    _, first = np.unique(keys, axis=0, return_index=True)
-    return [quads[i] for i in sorted(first.tolist())]
+    return [quads[i] for i in select.first_per_key(keys, np.arange(len(quads)))]
 
 
 def _not_printed(

@@ -11,6 +11,7 @@ guesses are cheap and many; `select.py` keeps those the image edges support.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import cv2
@@ -180,18 +181,17 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     sel = (along > lo) & (along < hi) & (np.abs(across) <= band)
     if sel.sum(axis=1).min() < 5:
         return None
-    lines = []
-    for i in range(4):
-        vx, vy, x0, y0 = cv2.fitLine(pts[sel[i]].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        det = d1[0] * -d2[1] + d2[0] * d1[1]
-        if abs(det) < 1e-6:
-            return None
-        t = ((p2[0] - p1[0]) * -d2[1] + d2[0] * (p2[1] - p1[1])) / det
-        out.append(p1 + d1 * t)
+    # (vx, vy, x0, y0) per side, single precision as fitLine gives them.
+    lines = np.stack([cv2.fitLine(pts[sel[i]].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+                      for i in range(4)])
+    # Corner i where side i-1 meets side i, all four at once.
+    d2, p2 = lines[:, 0:2], lines[:, 2:4]
+    d1, p1 = d2[[3, 0, 1, 2]], p2[[3, 0, 1, 2]]
+    det = d1[:, 0] * -d2[:, 1] + d2[:, 0] * d1[:, 1]
+    if (np.abs(det) < 1e-6).any():
+        return None
+    t = ((p2[:, 0] - p1[:, 0]) * -d2[:, 1] + d2[:, 0] * (p2[:, 1] - p1[:, 1])) / det
+    out = p1 + d1 * t[:, None]
     res = np.array(out, dtype=np.float32)
     if np.abs(res - q).max() > 0.25 * max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1]))):
         return None
@@ -207,22 +207,22 @@ def corners_of(c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, 
     if n < 4 or n > 24:
         return []
     orient = np.sign(g.signed_area(poly))
+    # All vertices at once: sides to the previous and the next vertex.
+    da = poly[np.r_[n - 1, 0:n - 1]] - poly
+    db = poly[np.r_[1:n, 0]] - poly
+    la = np.sqrt(np.einsum("ij,ij->i", da, da))
+    lb = np.sqrt(np.einsum("ij,ij->i", db, db))
+    cross = da[:, 0] * db[:, 1] - da[:, 1] * db[:, 0]
+    # On a clockwise contour a convex corner turns one way; reflex corners (the
+    # notch where two cards meet) turn the other and are not card corners.
+    keep = (la >= 6) & (lb >= 6) & (np.sign(cross) != orient)
     out = []
-    for i in range(n):
-        p, a, b = poly[i], poly[i - 1], poly[(i + 1) % n]
-        da, db = a - p, b - p
-        la, lb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
-        if la < 6 or lb < 6:
-            continue
-        cross = float(da[0] * db[1] - da[1] * db[0])
-        # On a clockwise contour a convex corner turns one way; reflex corners (the
-        # notch where two cards meet) turn the other and are not card corners.
-        if np.sign(cross) == orient:
-            continue
-        cos = float(np.dot(da, db)) / (la * lb)
-        ang = float(np.degrees(np.arccos(np.clip(cos, -1, 1))))
+    for i in np.flatnonzero(keep).tolist():
+        lai, lbi = float(la[i]), float(lb[i])
+        cos = float(np.dot(da[i], db[i])) / (lai * lbi)
+        ang = math.degrees(math.acos(min(1.0, max(-1.0, cos))))
         if abs(ang - 90.0) <= CORNER_TOLERANCE:
-            out.append((p, da / la, db / lb, la, lb))
+            out.append((poly[i], da[i] / lai, db[i] / lbi, lai, lbi))
     return out
 
 
