@@ -10,8 +10,6 @@ at its white margin, short of its border.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
 from vision.detect.evidence import Evidence, sample, sample_bgr, side_masks
@@ -163,20 +161,6 @@ class SeamCache:
         out = np.zeros(len(self.quads), dtype=bool)
         out[idx] = self.flags[idx].any(axis=1)
         return out
-
-    def crossed_of(self, idx: np.ndarray) -> np.ndarray:
-        """For quads `idx`: which of them a seam crosses (bool per index)."""
-        self._ensure(idx)
-        return np.asarray(self.flags[idx].any(axis=1))
-
-    def uncrossed(self, order: np.ndarray, batch: int = 6) -> Iterator[int]:
-        """The quads of `order` that no seam crosses, in that order; their seams
-        worked out a batch at a time, only as far as the caller reads."""
-        for k in range(0, len(order), batch):
-            part = order[k:k + batch]
-            for i, c in zip(part.tolist(), self.crossed_of(part).tolist()):
-                if not c:
-                    yield i
 
     def in_view(self, i: int, covered: list[np.ndarray]) -> bool:
         """Does a seam cross quad i outside the cards `covered` lying on it?"""

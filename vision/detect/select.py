@@ -10,7 +10,6 @@ middle, which no real card shows.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -253,26 +252,21 @@ def choose(
         ok &= agree >= 0.5
         if not ok.any():
             break
-        # Whole outlines first: best outline first, where an outline whose corners
-        # do not end (its sides run on past them: it stops along another card's
-        # edge) counts less; among equals the larger (a card before a frame
-        # printed in it). No seam may cross one (two cards, not one); seams are
-        # worked out down this list only as far as a card is found.
-        whole = np.flatnonzero(ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7))
-        small = whole[:0]
-        if whole_dims and len(whole):  # and no fragments: cards are all of a size
-            typical = float(np.median([s * l for s, l in whole_dims]))
-            big = areas[whole] >= 0.4 * typical
-            whole, small = whole[big], whole[~big]
-        eff = sup[whole] - 0.5 * over[whole]
-        cands = seam.uncrossed(whole[np.lexsort((-areas[whole], -np.round(eff * 10)))])
-        first = next(cands, None)
-        if first is not None:
-            cands = itertools.chain([first], cands)
-        elif len(small) and not seam.crossed_of(small).all():
-            # Whole outlines, but all far smaller than the cards: no cards.
-            alive[small[~seam.crossed_of(small)]] = False
-            continue
+        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
+        whole &= ~seam.crossed(whole)
+        if whole.any():
+            # Best outline first, where an outline whose corners do not end (its
+            # sides run on past them: it stops along another card's edge) counts
+            # less; among equals the larger (a card before a frame printed in it).
+            cand = np.flatnonzero(whole)
+            if whole_dims:  # and no fragments: cards are all of a size
+                typical = float(np.median([s * l for s, l in whole_dims]))
+                cand = cand[areas[cand] >= 0.4 * typical]
+                if not len(cand):
+                    alive[whole] = False
+                    continue
+            eff = sup[cand] - 0.5 * over[cand]
+            cand = cand[np.lexsort((-areas[cand], -np.round(eff * 10)))]
         else:
             # A partly covered card must have the size of the cards seen whole: a
             # patch of card bounded by another card's border is card-shaped too,
@@ -290,12 +284,9 @@ def choose(
                 break
             key = (sup - 0.5 * over) * np.sqrt(vis_frac) * np.where(sized, 1.0, 0.6)
             cand = cand[np.argsort(-key[cand])]
-            seam.prepare(cand[:6])  # one batch: the first few are the likely picks
-            cands = iter(cand.tolist())
         picked = None
-        tried: list[int] = []
-        for i in itertools.islice(cands, 40):
-            tried.append(i)
+        seam.prepare(cand[:6])  # one batch: the first few are the likely picks
+        for i in cand[:40]:
             # The same card again, or an outline holding a chosen card of about
             # its size (two cards, or one fitted too big): cards are all one size.
             covered, clash = [], False
@@ -321,7 +312,7 @@ def choose(
             picked = int(i)
             break
         if picked is None:
-            alive[tried] = False
+            alive[cand[:40]] = False
             continue
         alive[picked] = False
         if vis_frac[picked] >= 0.97:
