@@ -27,13 +27,15 @@ class Gradients(Protocol):
 
 def refine_many(
     ev: Gradients, quads: np.ndarray, reach: float = 4.0, span: tuple[float, float] = (0.12, 0.88),
-    step: float = 1.0,
+    step: float = 1.0, origin: tuple[int, int] = (0, 0),
 ) -> np.ndarray:
     """Move each side onto the strongest gradient across it within `reach` pixels
     (brighter inwards: the paper's own border, not the outer rim of its shadow),
     fit a line to those points, and intersect neighbouring sides. Sides with too
     little evidence (hidden under another card) stay where they are. Vectorised over
-    quads (H, 4, 2): the detector polishes dozens of guesses per frame. `span`: the
+    quads (H, 4, 2): the detector polishes dozens of guesses per frame. `origin`: the
+    image pixel (even x, even y) at which the gradient arrays start, when they
+    cover only part of the image. `span`: the
     stretch of each side sampled (narrower keeps clear of indices printed near the
     corners, wider helps sides partly hidden under another card)."""
     q = np.asarray(quads, dtype=np.float32)
@@ -52,6 +54,9 @@ def refine_many(
     offs = np.linspace(-reach, reach, round(2 * reach / step) + 1, dtype=np.float32)
     cand = pts[:, :, :, None, :] + offs[None, None, None, :, None] * normals[:, :, None, None, :]
     flat = np.ascontiguousarray(cand.reshape(h * 4, -1, 2), dtype=np.float32)
+    if origin != (0, 0):
+        # Exact shift (whole pixels); even, so remap's rounding of halves agrees.
+        flat = flat - np.array(origin, dtype=np.float32)
     # cv2.remap as a fast nearest-pixel lookup; outside the image the gradient is 0.
     gxs = cv2.remap(ev.gx, flat, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                     borderValue=0).reshape(cand.shape[:4]).astype(np.float32, copy=False)
