@@ -295,12 +295,16 @@ def _typical_sizes(scored: list[select.Scored]) -> list[tuple[float, float]]:
 def on_top(ev: Evidence, a: np.ndarray, b: np.ndarray) -> bool:
     """True if card `a` lies on `b`: where they overlap, `a`'s border is visible (it
     casts an edge) while `b`'s border runs hidden under `a`."""
-    pa, oa = select.outline_on(ev, a[None], 40)
-    pb, ob = select.outline_on(ev, b[None], 40)
-    ia = select.inside_quads(pa[0], [_shrink(b, 3.0)], 0.0)
-    ib = select.inside_quads(pb[0], [_shrink(a, 3.0)], 0.0)
-    sa = float(oa[0][ia].mean()) if ia.any() else 0.5
-    sb = float(ob[0][ib].mean()) if ib.any() else 0.5
+    pts, on = select.outline_on(ev, np.stack([a, b]).astype(np.float32), 40)
+    return _on_top(pts, on, a, b)
+
+
+def _on_top(pts: np.ndarray, on: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    """`on_top` from the outline samples of a and b (select.outline_on, n=40)."""
+    ia = select.inside_quads(pts[0], [_shrink(b, 3.0)], 0.0)
+    ib = select.inside_quads(pts[1], [_shrink(a, 3.0)], 0.0)
+    sa = float(on[0][ia].mean()) if ia.any() else 0.5
+    sb = float(on[1][ib].mean()) if ib.any() else 0.5
     return sa >= sb
 
 
@@ -315,11 +319,15 @@ def _stack_order(quads: list[np.ndarray], ev: Evidence) -> list[np.ndarray]:
     """Order so that every card comes after all the cards lying on it."""
     n = len(quads)
     above: list[set[int]] = [set() for _ in range(n)]
+    if n < 2:
+        return list(quads)
+    # Every card's outline sampled once (outline_on is the same row by row).
+    pts, on = select.outline_on(ev, np.stack(quads).astype(np.float32), 40)
     for i in range(n):
         for j in range(i + 1, n):
             if g.intersection_area(quads[i], quads[j]) <= 1.0:
                 continue
-            if on_top(ev, quads[i], quads[j]):
+            if _on_top(pts[[i, j]], on[[i, j]], quads[i], quads[j]):
                 above[j].add(i)
             else:
                 above[i].add(j)

@@ -323,13 +323,15 @@ def segment_corners(
     dist = np.linalg.norm(ends[:, None, :] - ends[None, :, :], axis=2)
     out: list[Corner] = []
     ii, jj = np.nonzero(dist < gap)
-    for i, j in zip(ii.tolist(), jj.tolist()):
+    si_all, sj_all = ii % n, jj % n
+    # Ends of two different segments, at a right angle give or take 27 degrees
+    # (about 63..117): all pairs tested at once, the few left one by one.
+    keep = si_all < sj_all
+    ii, jj, si_all, sj_all = ii[keep], jj[keep], si_all[keep], sj_all[keep]
+    cos = np.abs(u[si_all, 0] * u[sj_all, 0] + u[si_all, 1] * u[sj_all, 1])
+    keep = cos <= 0.45
+    for i, j in zip(ii[keep].tolist(), jj[keep].tolist()):
         si, sj = i % n, j % n
-        if si >= sj:
-            continue
-        cos = abs(float(np.dot(u[si], u[sj])))
-        if cos > 0.45:  # not within about 63..117 degrees
-            continue
         p = _line_cross(a[si], u[si], a[sj], u[sj])
         if p is None:
             continue
