@@ -29,6 +29,7 @@ class Scored:
     quad: np.ndarray  # (4, 2) float32, work scale, ordered
     support: float  # share of the outline near an edge
     side_min: float  # weakest side's support
+    on: np.ndarray | None = None  # outline_on's flags (4 * SIDE_SAMPLES,), kept for choose
 
 
 def score(ev: Evidence, q: np.ndarray) -> Scored:
@@ -38,11 +39,8 @@ def score(ev: Evidence, q: np.ndarray) -> Scored:
 def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[np.ndarray, np.ndarray]:
     """Sample points along each side of each quad (H, 4, 2) and whether an edge runs
     along the side there: returns points (H, 4*n, 2) and flags (H, 4*n)."""
-    t = np.linspace(0.06, 0.94, n, dtype=np.float32)[None, None, :, None]
-    a = quads[:, :, None, :]
-    b = quads[:, [1, 2, 3, 0]][:, :, None, :]
-    pts = a * (1 - t) + b * t  # (H, 4, n, 2)
-    d = b[:, :, 0, :] - a[:, :, 0, :]
+    pts = outline_points(quads, n)  # (H, 4, n, 2)
+    d = quads[:, [1, 2, 3, 0]] - quads
     ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))  # (H, 4)
     masks = side_masks(ang)
     v = sample(ev.bits, pts.reshape(-1, 2)).reshape(len(quads), 4, n)
@@ -51,6 +49,15 @@ def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[
     on = ok & ((vi & masks[:, :, None]) != 0)
     h = len(quads)
     return pts.reshape(h, 4 * n, 2), on.reshape(h, 4 * n)
+
+
+def outline_points(quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarray:
+    """The points `outline_on` samples: n along each side of each quad (H, 4, 2),
+    as (H, 4, n, 2)."""
+    t = np.linspace(0.06, 0.94, n, dtype=np.float32)[None, None, :, None]
+    a = quads[:, :, None, :]
+    b = quads[:, [1, 2, 3, 0]][:, :, None, :]
+    return np.asarray(a * (1 - t) + b * t)
 
 
 def table_like(ev: Evidence, q: np.ndarray, covered: list[np.ndarray]) -> bool:
@@ -135,7 +142,7 @@ def score_many(ev: Evidence, quads: list[np.ndarray]) -> list[Scored]:
     per_side = on.reshape(len(arr), 4, -1).mean(axis=2)
     sup = per_side.mean(axis=1)
     mins = per_side.min(axis=1)
-    return [Scored(arr[i], float(sup[i]), float(mins[i])) for i in range(len(arr))]
+    return [Scored(arr[i], float(sup[i]), float(mins[i]), on[i]) for i in range(len(arr))]
 
 
 def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.ndarray:
@@ -216,7 +223,12 @@ def choose(
     if not pool:
         return []
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
-    pts, on = outline_on(ev, quads)
+    flags = [s.on for s in pool]
+    if all(f is not None for f in flags):  # scored by score_many: sampled already
+        pts = outline_points(quads).reshape(len(quads), -1, 2)
+        on = np.stack(flags)  # type: ignore[arg-type]
+    else:
+        pts, on = outline_on(ev, quads)
     pol = polarity(ev, quads)
     h_n, p_n = pts.shape[:2]
     x, y = quads[:, :, 0].astype(np.float64), quads[:, :, 1].astype(np.float64)
