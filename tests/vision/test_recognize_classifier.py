@@ -61,9 +61,10 @@ def test_reads_held_out_decks_from_true_quads_without_wrong_cards(clf):
                             overlap=0.4)
     assert rep.all.n >= 40
     assert rep.all.wrong == 0, rep.all.wrong_examples
-    # Floor at what the committed model reaches (see the report: the 99.5% target is
-    # not met yet); it catches a broken model or crop, and wrong readings stay at zero.
-    assert rep.all.accuracy >= 0.3, rep.all.row()
+    # Floor below what the committed model reaches on this sample (95%; 80% over the
+    # 40 scenes of bench, the 99.5% target is not met yet): it catches a broken or
+    # badly retrained model or crop, and wrong readings stay at zero.
+    assert rep.all.accuracy >= 0.75, rep.all.row()
     assert rep.backs_read == 0
 
 

@@ -21,4 +21,6 @@ def test_real_test_photos_few_wrong_ranks():
     assert rep.images == 25
     assert rep.ranks.n >= 25
     assert rep.ranks.wrong_rate <= 0.02, rep.ranks.wrong_examples
-    assert rep.ranks.correct >= 5, rep.ranks.row()  # full figures: `make bench`
+    # The committed model reads 16 of these 25 (the detector misses some): a floor
+    # that catches a broken model; full figures: `make bench`.
+    assert rep.ranks.correct >= 10, rep.ranks.row()
