@@ -7,6 +7,8 @@ its attack, two cards touching edge to edge, and the order of the corners.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,29 @@ def test_index_patches_are_upright_fixed_size(anglo: cardart.DeckArt) -> None:
             # An index: dark ink on white paper, not an empty or all-cloth crop.
             grey = p.mean(axis=2)
             assert grey.max() > 180 and grey.min() < 120
+
+
+
+REAL_TEST = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-ranks" / "images" / "test"
+
+
+@pytest.mark.skipif(not (REAL_TEST / "IMG_2651.JPG").is_file(), reason="real photos not present")
+def test_canny_level_does_not_depend_on_memory_layout() -> None:
+    """cv2.magnitude's last bit depends on where its output lands in memory; on this
+    photo that moved the Canny level by one ulp from call to call, and the
+    detector found 2 or 4 cards. Allocations of about the output's size in between
+    calls shift where it lands (with the old code: two levels in 16 calls)."""
+    import cv2
+
+    from vision.detect.evidence import canny_level
+
+    img = cv2.imread(str(REAL_TEST / "IMG_2651.JPG"))
+    blur = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
+    n = gx[::3, ::3].size * 4
+    keep, levels = [], set()
+    for k in range(16):
+        keep.append(np.empty(n + 16 * k, dtype=np.uint8))
+        levels.add(canny_level(gx, gy))
+    assert len(levels) == 1

@@ -55,11 +55,7 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
     gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
-    # Canny thresholds from the gradient statistics: a fixed pair fails either on
-    # dim warm light (misses card borders) or on carpet (drowns in texture).
-    mag = cv2.magnitude(gx[::3, ::3], gy[::3, ::3]).ravel()
-    k = int(0.92 * (len(mag) - 1))
-    hi = float(np.clip(np.partition(mag, k)[k], 40.0, 400.0))
+    hi = canny_level(gx, gy)
     edges = cv2.Canny(blur, hi * 0.4, hi, L2gradient=True)
     bits = orientation_bits(edges, gx, gy)
     bright = paper_mask(small)
@@ -68,6 +64,30 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
         scale=s, grey=blur, edges=edges, bits=bits, gx=gx, gy=gy, bright=bright,
         color=small, table=table,
     )
+
+
+def canny_level(gx: np.ndarray, gy: np.ndarray) -> float:
+    """Canny's high threshold from the gradient statistics (92nd percentile of the
+    magnitude over every third pixel, kept within 40..400): a fixed pair fails
+    either on dim warm light (misses card borders) or on carpet (drowns in texture).
+
+    The magnitudes go into a 64-byte aligned array: cv2.magnitude's last bit
+    depends on where its output lies in memory (SIMD head and tail), so the same
+    frame got levels one ulp apart from call to call, and now and then other
+    edges and cards (a real test photo: 2 or 4 cards).
+    """
+    sx, sy = np.ascontiguousarray(gx[::3, ::3]), np.ascontiguousarray(gy[::3, ::3])
+    mag = cv2.magnitude(sx, sy, _aligned_f32(sx.shape)).ravel()
+    k = int(0.92 * (len(mag) - 1))
+    return float(np.clip(np.partition(mag, k)[k], 40.0, 400.0))
+
+
+def _aligned_f32(shape: tuple[int, ...]) -> np.ndarray:
+    """An uninitialised float32 array starting on a 64-byte boundary."""
+    n = int(np.prod(shape)) * 4
+    buf = np.empty(n + 64, dtype=np.uint8)
+    start = (-buf.ctypes.data) % 64
+    return buf[start:start + n].view(np.float32).reshape(shape)
 
 
 #: Edge orientations are binned into this many bins over 180 degrees.
