@@ -116,7 +116,7 @@ def orientation_bits(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.nd
     raw = cv2.convertScaleAbs(phase, alpha=1.0 / width, beta=90.0 / width - 0.5)
     own = cv2.bitwise_and(cv2.LUT(raw, _BIN_BIT), edges)
     h, w = own.shape
-    pad = cv2.copyMakeBorder(own, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
+    pad = np.asarray(cv2.copyMakeBorder(own, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0), dtype=np.uint8)
     rows = pad[:, 0:w] | pad[:, 1:w + 1] | pad[:, 2:w + 2] | pad[:, 3:w + 3] | pad[:, 4:w + 4]
     return np.ascontiguousarray(
         rows[0:h] | rows[1:h + 1] | rows[2:h + 2] | rows[3:h + 3] | rows[4:h + 4])

@@ -187,7 +187,7 @@ def first_per_key(keys: np.ndarray, order: np.ndarray) -> list[int]:
     gives, without its sort of structured rows: five times faster at a few
     hundred rows, and dedupe runs several times a frame.)"""
     k = np.ascontiguousarray(keys[order])
-    rows = k.view(np.dtype((np.void, k.dtype.itemsize * k.shape[1]))).ravel().tolist()
+    rows = [bytes(r) for r in k.view(np.dtype((np.void, k.dtype.itemsize * k.shape[1]))).ravel().tolist()]
     first: dict[bytes, int] = {}
     for i, row in zip(order.tolist(), rows):
         first.setdefault(row, i)
