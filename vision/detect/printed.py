@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detect.evidence import Evidence, sample_bgr
+from vision.detect.geometry import add_points, lerp_points
 
 #: Share of the outer ring that must be paper, and most of the inner ring that may
 #: be, for a quad to count as printed on a card.
@@ -25,18 +26,17 @@ def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[n
     """Points (H, 4*n, 2) along the middle of each side, `inset` and `outset` times
     the quad's short side inside and outside its border (at least 2 px)."""
     q = np.asarray(quads, dtype=np.float32)
-    t = np.linspace(0.25, 0.75, n, dtype=np.float32)[None, None, :, None]
-    a = q[:, :, None, :]
-    b = q[:, [1, 2, 3, 0]][:, :, None, :]
-    pts = a * (1 - t) + b * t  # (H, 4, n, 2)
-    d = (b - a)[:, :, 0, :]
+    t = np.linspace(0.25, 0.75, n, dtype=np.float32)
+    nxt = q[:, [1, 2, 3, 0]]
+    pts = lerp_points(q, nxt, t)  # (H, 4, n, 2)
+    d = nxt - q
     ln = np.linalg.norm(d, axis=-1)  # (H, 4)
     short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1) / (ln[..., None] + 1e-9)  # inwards
     din = np.maximum(2.0, short * inset)[:, None, None, None]
     dout = np.maximum(3.0, short * outset)[:, None, None, None]
-    inner = pts + nrm[:, :, None, :] * din
-    outer = pts - nrm[:, :, None, :] * dout
+    inner = add_points(pts, nrm[:, :, None, :] * din)
+    outer = add_points(pts, -(nrm[:, :, None, :] * dout))
     h = len(q)
     return inner.reshape(h, -1, 2), outer.reshape(h, -1, 2)
 

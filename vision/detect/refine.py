@@ -14,6 +14,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.detect.geometry import add_points, lerp_points
+
 
 class Gradients(Protocol):
     """Anything with x and y gradient images (vision.detect.evidence.Evidence)."""
@@ -43,16 +45,16 @@ def refine_many(
     if h == 0:
         return q
     n = 24
-    t = np.linspace(span[0], span[1], n, dtype=np.float32)[None, None, :, None]
-    a, b = q[:, :, None, :], q[:, [1, 2, 3, 0]][:, :, None, :]
-    pts = a * (1 - t) + b * t  # (H, 4, n, 2)
-    d = (b - a)[:, :, 0, :]
+    t = np.linspace(span[0], span[1], n, dtype=np.float32)
+    nxt = q[:, [1, 2, 3, 0]]
+    pts = lerp_points(q, nxt, t)  # (H, 4, n, 2)
+    d = nxt - q
     # Normals point into the card (clockwise quad, y down).
     normals = np.stack([-d[..., 1], d[..., 0]], axis=-1)
     normals /= np.linalg.norm(normals, axis=-1, keepdims=True) + 1e-9  # (H, 4, 2)
     # Whole-pixel steps at work scale (the full-resolution pass adds the precision).
     offs = np.linspace(-reach, reach, round(2 * reach / step) + 1, dtype=np.float32)
-    cand = pts[:, :, :, None, :] + offs[None, None, None, :, None] * normals[:, :, None, None, :]
+    cand = add_points(pts[:, :, :, None, :], offs[None, None, None, :, None] * normals[:, :, None, None, :])
     flat = np.ascontiguousarray(cand.reshape(h * 4, -1, 2), dtype=np.float32)
     if origin != (0, 0):
         # Exact shift (whole pixels); even, so remap's rounding of halves agrees.

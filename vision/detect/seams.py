@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detect.evidence import Evidence, sample, sample_bgr, side_masks
+from vision.detect.geometry import lerp_points
 
 #: Where across the quad seams are looked for (fractions of the width or height).
 OFFSETS = np.linspace(0.12, 0.88, 26, dtype=np.float32)
@@ -48,8 +49,7 @@ def seam_lines(
         ends.append(q[:, None, c] * (1 - f) + q[:, None, d] * f)
         across.append(np.repeat((q[:, None, b] - q[:, None, a]) * 0.06, k, axis=1))
     start, end, step = (np.concatenate(x, axis=1) for x in (starts, ends, across))  # (H, L, 2)
-    t = ALONG[None, None, :, None]
-    pts = (start[:, :, None, :] * (1 - t) + end[:, :, None, :] * t).astype(np.float32)
+    pts = lerp_points(start, end, ALONG).astype(np.float32, copy=False)  # (H, L, M, 2)
     dv = end - start
     masks = side_masks(np.degrees(np.arctan2(dv[..., 1], dv[..., 0])))[:, :, None]
     v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)

@@ -54,10 +54,8 @@ def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[
 def outline_points(quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarray:
     """The points `outline_on` samples: n along each side of each quad (H, 4, 2),
     as (H, 4, n, 2)."""
-    t = np.linspace(0.06, 0.94, n, dtype=np.float32)[None, None, :, None]
-    a = quads[:, :, None, :]
-    b = quads[:, [1, 2, 3, 0]][:, :, None, :]
-    return np.asarray(a * (1 - t) + b * t)
+    t = np.linspace(0.06, 0.94, n, dtype=np.float32)
+    return g.lerp_points(quads, quads[:, [1, 2, 3, 0]], t)
 
 
 def table_like(ev: Evidence, q: np.ndarray, covered: list[np.ndarray]) -> bool:
@@ -88,11 +86,8 @@ def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarr
     dark cloth, a dark back on a light one); a quad whose sides merely follow wood
     grain or stripes sees the step flip sign from place to place.
     """
-    t = np.linspace(0.06, 0.94, n, dtype=np.float32)[None, None, :, None]
-    a = quads[:, :, None, :]
-    b = quads[:, [1, 2, 3, 0]][:, :, None, :]
-    pts = (a * (1 - t) + b * t).reshape(-1, 2)
-    d = b[:, :, 0, :] - a[:, :, 0, :]
+    pts = outline_points(quads, n).reshape(-1, 2)
+    d = quads[:, [1, 2, 3, 0]] - quads
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
     nrm = nrm / (np.linalg.norm(nrm, axis=-1, keepdims=True) + 1e-9)  # inwards, (H, 4, 2)
     gx = sample(ev.gx, pts).reshape(len(quads), 4, n)
