@@ -137,7 +137,7 @@ def score_many(ev: Evidence, quads: list[np.ndarray]) -> list[Scored]:
     per_side = on.reshape(len(arr), 4, -1).mean(axis=2)
     sup = per_side.mean(axis=1)
     mins = per_side.min(axis=1)
-    return [Scored(arr[i], float(sup[i]), float(mins[i]), on[i]) for i in range(len(arr))]
+    return [Scored(q, s, m, o) for q, s, m, o in zip(arr, sup.tolist(), mins.tolist(), on)]
 
 
 def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.ndarray:
