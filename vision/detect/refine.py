@@ -71,13 +71,15 @@ def refine_many(
     np.maximum(mags, 0.0, out=mags)
     best = mags.argmax(axis=3)  # (H, 4, n)
     peak = np.take_along_axis(mags, best[..., None], axis=3)[..., 0]
-    found = np.take_along_axis(cand, best[..., None, None], axis=3)[:, :, :, 0, :]
+    found = np.stack([np.take_along_axis(cand[..., k], best[..., None], axis=3)[..., 0]
+                      for k in (0, 1)], axis=-1)  # (H, 4, n, 2), x and y apart (see lerp_points)
     w = (peak > 20.0).astype(np.float64)  # (H, 4, n)
     ok_side = w.sum(axis=2) >= n * 0.5
     found64 = found.astype(np.float64)
     c, u = _fit_lines(found64, w)
     # Second pass without points far from the first line (a pip touching the border).
-    res = np.abs(((found - c[:, :, None, :]) * np.stack([-u[..., 1], u[..., 0]], -1)[:, :, None, :]).sum(-1))
+    res = np.abs((found[..., 0] - c[:, :, None, 0]) * -u[:, :, None, 1]
+                 + (found[..., 1] - c[:, :, None, 1]) * u[:, :, None, 0])
     w2 = w * (res <= 1.5)
     ok2 = w2.sum(axis=2) >= n * 0.4
     c2, u2 = _fit_lines(found64, w2)
