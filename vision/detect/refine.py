@@ -58,7 +58,7 @@ def refine_many(
     flat = np.ascontiguousarray(cand.reshape(h * 4, -1, 2), dtype=np.float32)
     if origin != (0, 0):
         # Exact shift (whole pixels); even, so remap's rounding of halves agrees.
-        flat = flat - np.array(origin, dtype=np.float32)
+        flat = np.stack([flat[..., 0] - np.float32(origin[0]), flat[..., 1] - np.float32(origin[1])], axis=-1)
     # cv2.remap as a fast nearest-pixel lookup; outside the image the gradient is 0.
     gxs = cv2.remap(ev.gx, flat, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                     borderValue=0).reshape(cand.shape[:4]).astype(np.float32, copy=False)
