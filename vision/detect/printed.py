@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detect.evidence import Evidence, sample_bgr
-from vision.detect.geometry import add_points, lerp_points
+from vision.detect.geometry import add_points, lengths, lerp_points
 
 #: Share of the outer ring that must be paper, and most of the inner ring that may
 #: be, for a quad to count as printed on a card.
@@ -30,7 +30,7 @@ def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[n
     nxt = q[:, [1, 2, 3, 0]]
     pts = lerp_points(q, nxt, t)  # (H, 4, n, 2)
     d = nxt - q
-    ln = np.linalg.norm(d, axis=-1)  # (H, 4)
+    ln = lengths(d)  # (H, 4)
     short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1) / (ln[..., None] + 1e-9)  # inwards
     din = np.maximum(2.0, short * inset)[:, None, None, None]

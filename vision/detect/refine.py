@@ -14,7 +14,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.detect.geometry import add_points, lerp_points
+from vision.detect.geometry import add_points, lengths, lerp_points
 
 
 class Gradients(Protocol):
@@ -51,7 +51,7 @@ def refine_many(
     d = nxt - q
     # Normals point into the card (clockwise quad, y down).
     normals = np.stack([-d[..., 1], d[..., 0]], axis=-1)
-    normals /= np.linalg.norm(normals, axis=-1, keepdims=True) + 1e-9  # (H, 4, 2)
+    normals /= lengths(normals)[..., None] + 1e-9  # (H, 4, 2)
     # Whole-pixel steps at work scale (the full-resolution pass adds the precision).
     offs = np.linspace(-reach, reach, round(2 * reach / step) + 1, dtype=np.float32)
     cand = add_points(pts[:, :, :, None, :], offs[None, None, None, :, None] * normals[:, :, None, None, :])

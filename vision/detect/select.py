@@ -89,7 +89,7 @@ def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarr
     pts = outline_points(quads, n).reshape(-1, 2)
     d = quads[:, [1, 2, 3, 0]] - quads
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
-    nrm = nrm / (np.linalg.norm(nrm, axis=-1, keepdims=True) + 1e-9)  # inwards, (H, 4, 2)
+    nrm = nrm / (g.lengths(nrm)[..., None] + 1e-9)  # inwards, (H, 4, 2)
     gx = sample(ev.gx, pts).reshape(len(quads), 4, n)
     gy = sample(ev.gy, pts).reshape(len(quads), 4, n)
     step = gx * nrm[:, :, None, 0] + gy * nrm[:, :, None, 1]
@@ -106,8 +106,8 @@ def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     a = quads
     b = quads[:, [1, 2, 3, 0]]
     d = b - a
-    u = d / (np.linalg.norm(d, axis=2, keepdims=True) + 1e-9)  # (H, 4, 2)
-    ln = np.linalg.norm(d, axis=2)  # (H, 4)
+    ln = g.lengths(d)  # (H, 4)
+    u = d / (ln[..., None] + 1e-9)  # (H, 4, 2)
     short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2  # (H,)
     # Past the rounding of a card's corner (a few % of its width) and out to a
     # quarter of its width.
@@ -231,7 +231,7 @@ def choose(
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     over = overshoot(ev, quads)
     seam = SeamCache(ev, quads)
-    e = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+    e = g.lengths(quads[:, [1, 2, 3, 0]] - quads)
     pair = np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1)
     dims = np.sort(pair, axis=1)  # (H, 2) short, long
     whole_dims: list[tuple[float, float]] = list(sizes or [])
