@@ -119,7 +119,7 @@ def to_quad(q: np.ndarray) -> Quad:
 def edge_lengths(q: np.ndarray) -> np.ndarray:
     """Lengths of edges 0-1, 1-2, 2-3, 3-0."""
     d = q[[1, 2, 3, 0]] - q
-    return np.sqrt((d * d).sum(axis=1))
+    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
 
 
 def aspect(q: np.ndarray) -> float:

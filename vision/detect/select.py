@@ -229,6 +229,7 @@ def choose(
     x, y = quads[:, :, 0].astype(np.float64), quads[:, :, 1].astype(np.float64)
     areas = 0.5 * np.abs((x * y[:, [1, 2, 3, 0]] - x[:, [1, 2, 3, 0]] * y).sum(axis=1))
     lo, hi = quads.min(axis=1), quads.max(axis=1)
+    box_lo, box_hi = lo.tolist(), hi.tolist()  # plain floats for the pairwise tests
     over = overshoot(ev, quads)
     seam = SeamCache(ev, quads)
     e = g.lengths(quads[:, [1, 2, 3, 0]] - quads)
@@ -248,6 +249,7 @@ def choose(
     side_min = on.reshape(h_n, 4, -1).mean(axis=2).min(axis=1)
     chosen: list[Chosen] = []
     chosen_area: list[float] = []
+    chosen_idx: list[int] = []
     while len(chosen) < max_cards and alive.any():
         vis_frac = n_vis / p_n
         sup = n_on / np.maximum(n_vis, 1)
@@ -297,17 +299,18 @@ def choose(
             # The same card again, or an outline holding a chosen card of about
             # its size (two cards, or one fitted too big): cards are all one size.
             covered, clash = [], False
-            for c, c_area in zip(chosen, chosen_area):
-                if (c.quad[:, 0].min() > hi[i, 0] or c.quad[:, 0].max() < lo[i, 0]
-                        or c.quad[:, 1].min() > hi[i, 1] or c.quad[:, 1].max() < lo[i, 1]):
-                    continue
-                inter = g.intersection_area(quads[i], c.quad)
+            (ix0, iy0), (ix1, iy1) = box_lo[i], box_hi[i]
+            for p, c_area in zip(chosen_idx, chosen_area):
+                (px0, py0), (px1, py1) = box_lo[p], box_hi[p]
+                if px0 > ix1 or px1 < ix0 or py0 > iy1 or py1 < iy0:
+                    continue  # bounding boxes apart
+                inter = g.intersection_area(quads[i], quads[p])
                 if inter > max_iou * (areas[i] + c_area - inter) or (
                         c_area >= 0.5 * areas[i] and inter >= 0.85 * c_area):
                     clash = True
                     break
                 if inter > 1.0:
-                    covered.append(c.quad)
+                    covered.append(quads[p])
             if clash:
                 alive[i] = False
                 continue
@@ -325,6 +328,7 @@ def choose(
         if vis_frac[picked] >= 0.97:
             whole_dims.append((float(dims[picked, 0]), float(dims[picked, 1])))
         chosen.append(Chosen(quads[picked], float(sup[picked]), float(vis_frac[picked])))
+        chosen_idx.append(picked)
         chosen_area.append(float(areas[picked]))
         x0, y0 = quads[picked].min(axis=0) - 3.0
         x1, y1 = quads[picked].max(axis=0) + 3.0
