@@ -48,14 +48,21 @@ def normalize_quad(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
     """
     q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     x, y = q[:, 0], q[:, 1]
-    area2 = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    area2 = float(np.sum(x * y[_NEXT] - x[_NEXT] * y))
     if area2 < 0:  # counter-clockwise on screen (y points down): reverse, keep start
         q = q[[0, 3, 2, 1]]
     e01 = float(np.linalg.norm(q[1] - q[0]))
     e12 = float(np.linalg.norm(q[2] - q[1]))
     if e01 > e12 * 1.02:  # starts on a long edge: the index corner is the next one
-        q = np.roll(q, -1, axis=0)
+        q = q[_NEXT]
     return q
+
+
+#: Corner order starting one corner on (fancy indexing: np.roll costs ten times more
+#: on a (4, 2) array, and the detector cuts patches for every card of every frame).
+_NEXT = [1, 2, 3, 0]
+#: The quad turned by 180 degrees: starting at the opposite (bottom-right) corner.
+_OPPOSITE = [2, 3, 0, 1]
 
 
 def _card_to_image(quad: np.ndarray) -> np.ndarray:
@@ -69,14 +76,32 @@ def index_quads(quad: Sequence[Sequence[float]] | np.ndarray) -> list[np.ndarray
 
     Useful to decide whether a corner is covered by another card.
     """
+    return _index_quads(_corner_maps(normalize_quad(quad)))
+
+
+def _corner_maps(q: np.ndarray) -> list[np.ndarray]:
+    """Card-to-image homographies from each index corner of the normalised quad
+    `q`: printed top-left, then bottom-right (the card turned by 180 degrees)."""
+    return [_card_to_image(q), _card_to_image(q[_OPPOSITE])]
+
+
+def _index_quads(maps: list[np.ndarray]) -> list[np.ndarray]:
+    x0, y0, x1, y1 = INDEX_BOX
+    pts = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
+    return [cv2.perspectiveTransform(pts, h)[0] for h in maps]
+
+
+def index_quads_and_patches(
+    image: np.ndarray,
+    quad: Sequence[Sequence[float]] | np.ndarray,
+    patch_size: tuple[int, int] = PATCH_SIZE,
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """`index_quads(quad)` and `extract_index_patches(image, quad, patch_size)` at
+    once (the detector wants both for every card of every frame: the quad is
+    normalised and the corner homographies are worked out once)."""
     q = normalize_quad(quad)
-    out = []
-    for start in (0, 2):
-        h = _card_to_image(np.roll(q, -start, axis=0))
-        x0, y0, x1, y1 = INDEX_BOX
-        pts = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
-        out.append(cv2.perspectiveTransform(pts, h)[0])
-    return out
+    maps = _corner_maps(q)
+    return _index_quads(maps), _patches(image, q, maps, patch_size)
 
 
 def _patch_from_card(patch_size: tuple[int, int]) -> np.ndarray:
@@ -108,6 +133,13 @@ def extract_index_patches(
     crop outside the image are filled by replicating the border.
     """
     q = normalize_quad(quad)
+    return _patches(image, q, _corner_maps(q), patch_size)
+
+
+def _patches(
+    image: np.ndarray, q: np.ndarray, maps: list[np.ndarray], patch_size: tuple[int, int]
+) -> list[np.ndarray]:
+    """`extract_index_patches` for the normalised quad `q` and its `_corner_maps`."""
     pw, ph = patch_size
     # Sample at pixel centres: patch pixel (u, v) -> card (u + .5, v + .5) scaled.
     shift = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], dtype=np.float64)
@@ -119,9 +151,8 @@ def extract_index_patches(
     if k > 1:
         p2c = p2c @ np.array([[1 / k, 0, 0], [0, 1 / k, 0], [0, 0, 1]], dtype=np.float64)
     patches = []
-    for start in (0, 2):
-        c2i = _card_to_image(np.roll(q, -start, axis=0)).astype(np.float64)
-        m = c2i @ p2c
+    for c2i in maps:
+        m = c2i.astype(np.float64) @ p2c
         # Pixel centre convention of warpPerspective maps dst (u, v) through M^-1 to src;
         # give it the patch->image map directly with WARP_INVERSE_MAP.
         m = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], dtype=np.float64) @ m
