@@ -88,7 +88,8 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
     quads = find_quads(ev, config)
     full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
     support = [x.support for x in select.score_many(ev, quads)]
-    return [_candidate(image, ev, i, quads, full, support[i], config) for i in range(len(quads))]
+    box = g.boxes(quads)
+    return [_candidate(image, ev, i, quads, box, full, support[i], config) for i in range(len(quads))]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -324,9 +325,10 @@ def _stack_order(quads: list[np.ndarray], ev: Evidence) -> list[np.ndarray]:
         return list(quads)
     # Every card's outline sampled once (outline_on is the same row by row).
     pts, on = select.outline_on(ev, np.stack(quads).astype(np.float32), 40)
+    box = g.boxes(quads)
     for i in range(n):
         for j in range(i + 1, n):
-            if g.intersection_area(quads[i], quads[j]) <= 1.0:
+            if g.apart(box[i], box[j]) or g.intersection_area(quads[i], quads[j]) <= 1.0:
                 continue
             if _on_top(pts[[i, j]], on[[i, j]], quads[i], quads[j]):
                 above[j].add(i)
@@ -346,14 +348,16 @@ def _stack_order(quads: list[np.ndarray], ev: Evidence) -> list[np.ndarray]:
 
 
 def _candidate(
-    image: np.ndarray, ev: Evidence, i: int, quads: list[np.ndarray], full: list[np.ndarray],
+    image: np.ndarray, ev: Evidence, i: int, quads: list[np.ndarray],
+    box: list[tuple[float, float, float, float]], full: list[np.ndarray],
     support: float, config: DetectorConfig,
 ) -> CardCandidate:
-    """Build the candidate for quads[i] (work scale; full[i] at full resolution);
-    quads[:i] may lie on it."""
+    """Build the candidate for quads[i] (work scale, bounding boxes `box`; full[i]
+    at full resolution); quads[:i] may lie on it."""
     q_work = quads[i]
     q = g.order_quad(full[i])
-    covers = [quads[j] / ev.scale for j in range(i) if g.intersection_area(q_work, quads[j]) > 1.0]
+    covers = [quads[j] / ev.scale for j in range(i)
+              if not g.apart(box[i], box[j]) and g.intersection_area(q_work, quads[j]) > 1.0]
     area = g.quad_area(q)
     hidden = sum(g.intersection_area(q, c) for c in covers)
     visible = float(max(0.0, 1.0 - hidden / area)) if area > 0 else 0.0

@@ -192,6 +192,23 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def boxes(quads: Sequence[np.ndarray]) -> list[tuple[float, float, float, float]]:
+    """Bounding boxes (x0, y0, x1, y1) of many quads, as plain floats: for the
+    `apart` test before the pairwise overlap tests (most pairs of a frame's
+    hypotheses lie apart, and an exact overlap costs a cv2 call or three)."""
+    if not len(quads):
+        return []
+    arr = np.stack([as_array(q) for q in quads])
+    lo, hi = arr.min(axis=1).tolist(), arr.max(axis=1).tolist()
+    return [(x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(lo, hi)]
+
+
+def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Do boxes a and b (see `boxes`) lie strictly apart? Then their quads do not
+    overlap: intersection_area and iou are 0."""
+    return a[0] > b[2] or b[0] > a[2] or a[1] > b[3] or b[1] > a[3]
+
+
 def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
     """IoU of two axis-aligned boxes (x0, y0, x1, y1)."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))

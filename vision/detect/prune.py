@@ -50,11 +50,13 @@ def drop_unions(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
     """
     strong_h = [h for h in hyps if h.support >= strong]
     areas = [g.quad_area(h.quad) for h in strong_h]
+    box = g.boxes([h.quad for h in strong_h])
     unions: set[int] = set()
     for i, a in enumerate(strong_h):
         inner = [
             j for j, b in enumerate(strong_h)
             if i != j and 0.3 * areas[i] <= areas[j] <= 0.7 * areas[i]
+            and (areas[j] <= 0 or not g.apart(box[i], box[j]))  # apart: no overlap
             and g.intersection_area(a.quad, b.quad) >= 0.85 * areas[j]
         ]
         pair = any(
@@ -127,12 +129,14 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
     if len(st) < 2:
         return hyps, []
     areas = [g.quad_area(h.quad) for h in st]
+    box = g.boxes([h.quad for h in st])
     groups: list[tuple[H, H]] = []
-    for a, area_a in zip(st, areas):
+    for a, area_a, box_a in zip(st, areas, box):
         # A card-sized outline elsewhere says `a` is one card (the one under
-        # a Durak cross, say), whatever lies inside it.
+        # a Durak cross, say), whatever lies inside it. (Boxes apart: IoU 0.)
         if any(c is not a and 0.8 * area_a <= area_c <= 1.25 * area_a
-               and g.iou(a.quad, c.quad) < 0.8 for c, area_c in zip(st, areas)):
+               and (g.apart(box_a, box_c) or g.iou(a.quad, c.quad) < 0.8)
+               for c, area_c, box_c in zip(st, areas, box)):
             continue
         for b, area_b in zip(st, areas):
             if (b is not a and 0.3 * area_a <= area_b <= 0.85 * area_a
@@ -184,10 +188,12 @@ def drop_nested(chosen: list[C]) -> list[C]:
     """Cards are all one size: a quad lying inside another, clearly smaller, is a
     frame or picture printed on that card, not a card."""
     areas = [g.quad_area(c.quad) for c in chosen]
+    box = g.boxes([c.quad for c in chosen])
     keep = []
     for i, c in enumerate(chosen):
         inside = any(
             j != i and areas[i] < 0.85 * areas[j]
+            and (areas[i] <= 0 or not g.apart(box[i], box[j]))  # apart: no overlap
             and g.intersection_area(c.quad, o.quad) >= 0.85 * areas[i]
             for j, o in enumerate(chosen)
         )
