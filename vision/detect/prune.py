@@ -86,18 +86,21 @@ def seam_to_border(ev: Evidence, q: np.ndarray) -> bool:
     return False
 
 
-def drop_inner(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
+def drop_inner(
+    ev: Evidence, hyps: list[H], strong: float = 0.88, seams: SeamCache | None = None
+) -> list[H]:
     """Drop well-supported outlines lying inside a clearly bigger well-supported one:
     the frame of a court card or of a back's pattern, not a card. (Runs after
     drop_unions, so a pair of touching cards is already split; an outline crossed
-    by a seam, two cards, holds cards, not frames.)"""
-    st = [h for h in hyps if h.support >= strong]
+    by a seam, two cards, holds cards, not frames.) `seams`: a SeamCache of the
+    quads of `hyps` (in order) to work seams out in, for the caller to reuse."""
+    at = [i for i, h in enumerate(hyps) if h.support >= strong]
+    st = [hyps[i] for i in at]
     if len(st) < 2:
         return hyps
     quads = np.stack([h.quad for h in st])
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     areas = np.array([g.quad_area(q) for q in quads])
-    seams = SeamCache(ev, quads)
     inner: set[int] = set()
     # box[i, j]: i's bounding box inside j's (with a little slack), i clearly smaller.
     box = ((lo[None, :, 0] <= lo[:, None, 0] + 2) & (lo[None, :, 1] <= lo[:, None, 1] + 2)
@@ -105,7 +108,12 @@ def drop_inner(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
            & (areas[:, None] < 0.85 * areas[None, :]))
     if not box.any():
         return hyps
-    whole = ~seams.crossed(box.any(axis=0))
+    if seams is None:
+        whole = ~SeamCache(ev, quads).crossed(box.any(axis=0))
+    else:
+        holders = np.zeros(len(hyps), dtype=bool)
+        holders[np.array(at)[box.any(axis=0)]] = True
+        whole = ~seams.crossed(holders)[at]
     for i in np.flatnonzero(box.any(axis=1)):
         for j in np.flatnonzero(box[i] & whole):
             # A printed frame keeps a margin all round; a card sharing a side

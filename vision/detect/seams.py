@@ -153,6 +153,15 @@ class SeamCache:
             self.points[todo] = pts
             self.known[todo] = True
 
+    def subset(self, idx: np.ndarray) -> SeamCache:
+        """The cache of quads[idx], keeping the seams already worked out (the
+        outlines drop_inner looked at are looked at again when choosing)."""
+        out = SeamCache(self.ev, self.quads[idx])
+        out.known[:] = self.known[idx]
+        out.flags[:] = self.flags[idx]
+        out.points[:] = self.points[idx]
+        return out
+
     def prepare(self, idx: np.ndarray) -> None:
         """Work out the seams of quads `idx` now, in one batch."""
         self._ensure(np.asarray(idx, dtype=np.int64))

@@ -225,7 +225,12 @@ def choose(
     See the module docstring."""
     pool = [s for s in hyps if s.support >= max(0.35, min_support * min_visible)]
     pool = prune.drop_unions(ev, pool)
-    pool = prune.drop_inner(ev, pool)
+    if not pool:
+        return []
+    # One seam cache: the seams drop_inner works out are asked for again below.
+    before = pool
+    seams_before = SeamCache(ev, np.stack([s.quad for s in before]).astype(np.float32))
+    pool = prune.drop_inner(ev, before, seams=seams_before)
     if not pool:
         return []
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
@@ -242,7 +247,8 @@ def choose(
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     box_lo, box_hi = lo.tolist(), hi.tolist()  # plain floats for the pairwise tests
     over = overshoot(ev, quads)
-    seam = SeamCache(ev, quads)
+    at = {id(s): i for i, s in enumerate(before)}
+    seam = seams_before.subset(np.array([at[id(s)] for s in pool], dtype=np.int64))
     e = g.lengths(quads[:, [1, 2, 3, 0]] - quads)
     pair = np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1)
     dims = np.sort(pair, axis=1)  # (H, 2) short, long
