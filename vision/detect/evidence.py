@@ -49,24 +49,17 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
     size = (max(1, round(image.shape[1] * s)), max(1, round(image.shape[0] * s)))
     if size != (image.shape[1], image.shape[0]):
         # Area averaging: no aliasing, and at a whole factor (1280 -> 640) it is a
-        # plain 2x2 mean, cheaper than a Gaussian pyramid step. At exactly half
-        # size, bit-exact bilinear sampling falls midway between the pixels: the
-        # same rounded 2x2 mean, in half the time.
-        half = 2 * size[0] == image.shape[1] and 2 * size[1] == image.shape[0]
-        small = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR_EXACT if half else cv2.INTER_AREA)
+        # plain 2x2 mean, cheaper than a Gaussian pyramid step.
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
-    # Both 3x3 Sobel derivatives in one pass (the values of two cv2.Sobel calls).
-    # (Canny fed these 16-bit derivatives, border replicated, is not quite Canny
-    # of the image: 29 edge pixels of one rendered table differed.)
-    dx, dy = cv2.spatialGradient(blur, ksize=3)
-    gx, gy = dx.astype(np.float32), dy.astype(np.float32)
+    gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
     hi = canny_level(gx, gy)
     edges = cv2.Canny(blur, hi * 0.4, hi, L2gradient=True)
     bits = orientation_bits(edges, gx, gy)
     bright = paper_mask(small)
-    # Per channel from contiguous rows: np.median over axis 0 of (N, 3) strides.
-    table = np.median(np.ascontiguousarray(small[::7, ::7].reshape(-1, 3).T), axis=1).astype(np.float32)
+    table = np.median(small[::7, ::7].reshape(-1, 3), axis=0).astype(np.float32)
     return Evidence(
         scale=s, grey=blur, edges=edges, bits=bits, gx=gx, gy=gy, bright=bright,
         color=small, table=table,
