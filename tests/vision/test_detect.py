@@ -162,3 +162,59 @@ def test_canny_level_does_not_depend_on_memory_layout() -> None:
         keep.append(np.empty(n + 16 * k, dtype=np.uint8))
         levels.add(canny_level(gx, gy))
     assert len(levels) == 1
+
+
+def test_boxes_apart_means_quads_do_not_overlap() -> None:
+    """geometry.apart lets the detector skip exact overlaps: it must never call
+    overlapping quads apart (random card-sized quads, touching ones included)."""
+    rng = np.random.default_rng(5)
+    quads = []
+    for _ in range(120):
+        c = rng.uniform(0, 300, 2)
+        a = rng.uniform(0, np.pi)
+        w, h = rng.uniform(10, 60), rng.uniform(15, 90)
+        r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        corners = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2 @ r.T + c
+        quads.append(g.order_quad(corners.astype(np.float32)))
+    quads.append(np.array([[300, 0], [340, 0], [340, 60], [300, 60]], np.float32))
+    quads.append(np.array([[340, 0], [380, 0], [380, 60], [340, 60]], np.float32))  # touching
+    box = g.boxes(quads)
+    apart = 0
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            if g.apart(box[i], box[j]):
+                apart += 1
+                assert g.intersection_area(quads[i], quads[j]) == 0.0
+                assert g.iou(quads[i], quads[j]) == 0.0
+    assert not g.apart(box[-1], box[-2])
+    assert apart > 1000  # the test saw many pairs apart
+
+
+def test_seam_cache_subset_keeps_what_it_worked_out() -> None:
+    """choose reuses drop_inner's seams through SeamCache.subset: the subset must
+    answer as a fresh cache of the same quads would (two cards side by side make
+    an outline crossed by a seam; each card alone is not)."""
+    import cv2
+
+    from vision.detect.evidence import gather
+    from vision.detect.seams import SeamCache
+
+    img = np.full((360, 640, 3), (40, 90, 30), np.uint8)
+    cv2.rectangle(img, (100, 80), (199, 220), (245, 245, 245), -1)
+    cv2.rectangle(img, (202, 80), (301, 220), (245, 245, 245), -1)
+    ev = gather(img)
+    quads = np.array([
+        [[100, 80], [301, 80], [301, 220], [100, 220]],  # the pair: a seam runs through
+        [[100, 80], [199, 80], [199, 220], [100, 220]],
+        [[202, 80], [301, 80], [301, 220], [202, 220]],
+    ], np.float32)
+    whole = SeamCache(ev, quads)
+    whole.prepare(np.array([0, 2]))  # some worked out, one not
+    idx = np.array([2, 0, 1])
+    sub = whole.subset(idx)
+    fresh = SeamCache(ev, quads[idx])
+    every = np.ones(3, dtype=bool)
+    np.testing.assert_array_equal(sub.crossed(every), fresh.crossed(every))
+    assert sub.crossed(every).tolist() == [False, True, False]
+    for i in range(3):
+        assert sub.in_view(i, []) == fresh.in_view(i, [])

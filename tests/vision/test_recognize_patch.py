@@ -11,6 +11,7 @@ from vision.recognize.patch import (
     PATCH_W,
     extract_index_patches,
     index_quads,
+    index_quads_and_patches,
     normalize_quad,
 )
 
@@ -70,3 +71,25 @@ def test_grey_images_and_quads_partly_outside_the_image_work():
     grey = img[:, :, 1].copy()
     patches = extract_index_patches(grey, quad - 60)  # partly off the top-left edge
     assert [p.shape for p in patches] == [(PATCH_H, PATCH_W)] * 2
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+@pytest.mark.parametrize("mirror", [False, True])
+def test_index_quads_and_patches_is_both_calls_in_one(turn: int, mirror: bool) -> None:
+    """The detector's one-pass cut gives exactly what the two public calls give,
+    whatever corner the quad starts at and whichever way it winds."""
+    img, quad = _card_image()
+    img = img.copy()
+    img[60:100, 70:120] = np.arange(40 * 50 * 3, dtype=np.uint32).reshape(40, 50, 3) % 251
+    q = np.roll(quad + np.array([[0.3, -0.2], [1.1, 0.4], [-0.6, 0.7], [0.2, 0.1]], np.float32),
+                -turn, axis=0)
+    if mirror:
+        q = q[::-1]
+    regions, patches = index_quads_and_patches(img, q)
+    for a, b in zip(regions, index_quads(q)):
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(patches, extract_index_patches(img, q)):
+        np.testing.assert_array_equal(a, b)
+    small = (16, 32)
+    for a, b in zip(index_quads_and_patches(img, q, small)[1], extract_index_patches(img, q, small)):
+        np.testing.assert_array_equal(a, b)
