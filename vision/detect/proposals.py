@@ -74,15 +74,18 @@ def outline_quads(c: np.ndarray) -> tuple[list[np.ndarray], bool]:
     coarse=False) or whole_quads([c])`, without working the plain part out twice
     (the detector asks this of every outline in the frame)."""
     out = []
-    longest = four_longest_sides(c)
+    # The finest simplification serves both ways of reading the outline.
+    peri = cv2.arcLength(c, True)
+    first = cv2.approxPolyDP(c, _EPS_FINE[0] * peri, True)
+    longest = four_longest_sides(c, first)
     if longest is not None:
         out.append(longest)
-    fine, stopped = _simplified(c, c, _EPS_FINE)
+    fine, stopped = _simplified(c, c, _EPS_FINE, peri, first)
     out.extend(fine)
     if out:
         return out, True
     if not stopped:
-        out.extend(_simplified(c, c, _EPS_COARSE[len(_EPS_FINE):])[0])
+        out.extend(_simplified(c, c, _EPS_COARSE[len(_EPS_FINE):], peri)[0])
     h = _convex_hull(c)
     if h is not None:
         out.extend(_simplified(c, h, _EPS_COARSE)[0])
@@ -102,15 +105,18 @@ def _convex_hull(c: np.ndarray) -> np.ndarray | None:
 
 
 def _simplified(
-    c: np.ndarray, shape: np.ndarray, epss: tuple[float, ...]
+    c: np.ndarray, shape: np.ndarray, epss: tuple[float, ...],
+    peri: float | None = None, first: np.ndarray | None = None,
 ) -> tuple[list[np.ndarray], bool]:
     """Card quads from simplifying `shape` (contour `c` or its hull) at each
     tolerance in turn, up to the first that gives four or fewer vertices; and
-    whether one did (coarser tolerances then cannot help)."""
+    whether one did (coarser tolerances then cannot help). `peri`: the shape's
+    perimeter and `first`: its simplification at epss[0], if already worked out."""
     out: list[np.ndarray] = []
-    peri = cv2.arcLength(shape, True)
-    for eps in epss:
-        poly = cv2.approxPolyDP(shape, eps * peri, True)
+    if peri is None:
+        peri = cv2.arcLength(shape, True)
+    for k, eps in enumerate(epss):
+        poly = first if k == 0 and first is not None else cv2.approxPolyDP(shape, eps * peri, True)
         if len(poly) < 4:
             return out, True
         if len(poly) == 4:
@@ -124,19 +130,21 @@ def _simplified(
     return out, False
 
 
-def four_longest_sides(c: np.ndarray) -> np.ndarray | None:
-    """The quad on the four longest sides of the contour's fine simplification.
+def four_longest_sides(c: np.ndarray, fine: np.ndarray | None = None) -> np.ndarray | None:
+    """The quad on the four longest sides of the contour's fine simplification
+    (`fine`: that simplification, if already worked out).
 
     Why: an outline whose corners are cut (the index printed close to a rounded
     corner, a corner bent by glare) simplifies to 5-8 vertices: four long sides, the
     card's, and a few short cuts; extending the long ones restores the corners.
     """
-    peri = cv2.arcLength(c, True)
-    poly = cv2.approxPolyDP(c, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
+    if fine is None:
+        fine = cv2.approxPolyDP(c, _EPS_FINE[0] * cv2.arcLength(c, True), True)
+    poly = fine.reshape(-1, 2).astype(np.float32)
     n = len(poly)
     if not 5 <= n <= 8:
         return None
-    nxt = np.roll(poly, -1, axis=0)
+    nxt = np.concatenate([poly[1:], poly[:1]])  # each vertex's successor
     lengths = np.linalg.norm(nxt - poly, axis=1)
     idx = sorted(np.argsort(-lengths)[:4].tolist())
     if lengths[idx].min() < 2.0 * np.sort(lengths)[:n - 4].max():
@@ -171,10 +179,13 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     if ln.min() < 8:
         return None
     u = d / ln[:, None]
-    # All four sides at once (the outline has a few hundred points at most).
-    rel = pts[None, :, :] - q[:, None, :]  # (4, N, 2)
-    along = rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]
-    across = rel[..., 0] * u[:, None, 1] - rel[..., 1] * u[:, None, 0]
+    # All four sides at once (the outline has a few hundred points at most), x and
+    # y apart (numpy is slow on a last axis of 2).
+    relx = pts[None, :, 0] - q[:, 0, None]  # (4, N)
+    rely = pts[None, :, 1] - q[:, 1, None]
+    ux, uy = u[:, 0, None], u[:, 1, None]
+    along = relx * ux + rely * uy
+    across = relx * uy - rely * ux
     # Limits worked out in double precision, compared in single (as for one side).
     lnd = ln.astype(np.float64)[:, None]
     lo, hi = (0.15 * lnd).astype(np.float32), (0.85 * lnd).astype(np.float32)
@@ -193,7 +204,8 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     t = ((p2[:, 0] - p1[:, 0]) * -d2[:, 1] + d2[:, 0] * (p2[:, 1] - p1[:, 1])) / det
     out = p1 + d1 * t[:, None]
     res = np.array(out, dtype=np.float32)
-    if np.abs(res - q).max() > 0.25 * max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1]))):
+    q_lo, q_hi = q.min(axis=0), q.max(axis=0)
+    if np.abs(res - q).max() > 0.25 * max(float(q_hi[0] - q_lo[0]), float(q_hi[1] - q_lo[1])):
         return None
     return res
 
