@@ -134,10 +134,12 @@ class SeamCache:
     def __init__(self, ev: Evidence, quads: np.ndarray) -> None:
         self.ev = ev
         self.quads = np.asarray(quads, dtype=np.float32)
-        n, k, m = len(self.quads), 2 * len(OFFSETS), len(ALONG)
+        n, k = len(self.quads), 2 * len(OFFSETS)
         self.known = np.zeros(n, dtype=bool)
         self.flags = np.zeros((n, k), dtype=bool)
-        self.points = np.zeros((n, k, m, 2), dtype=np.float32)
+        # Sample points of the quads worked out only (8 KB a quad; a frame has
+        # a hundred or two hypotheses, of which a score are looked at closely).
+        self.points: dict[int, np.ndarray] = {}
 
     def _ensure(self, idx: np.ndarray) -> None:
         todo = idx[~self.known[idx]]
@@ -150,7 +152,8 @@ class SeamCache:
             if busy.any():
                 distinct[busy] = stands_out(self.ev, self.quads[todo[busy]])
             self.flags[todo] = seams(lines, paper, distinct, pattern)
-            self.points[todo] = pts
+            for j, p in zip(todo.tolist(), pts):
+                self.points[j] = p
             self.known[todo] = True
 
     def subset(self, idx: np.ndarray) -> SeamCache:
@@ -159,7 +162,8 @@ class SeamCache:
         out = SeamCache(self.ev, self.quads[idx])
         out.known[:] = self.known[idx]
         out.flags[:] = self.flags[idx]
-        out.points[:] = self.points[idx]
+        out.points = {new: self.points[old] for new, old in enumerate(idx.tolist())
+                      if old in self.points}
         return out
 
     def prepare(self, idx: np.ndarray) -> None:
