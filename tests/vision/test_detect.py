@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from vision_helpers import deck_or_skip
 
 from vision import cardart
 from vision.detect import CardCandidate, detect_cards
@@ -19,23 +20,14 @@ from vision.detect.tableau import Placement, grid, lay
 from vision.recognize.patch import PATCH_H, PATCH_W, index_quads
 
 
-def _deck(name: str) -> cardart.DeckArt:
-    try:
-        deck = cardart.find_deck(name)
-        cardart.render_card(deck, "AS", 60)
-    except cardart.CardArtError as e:  # packages missing on this machine
-        pytest.skip(f"card art unavailable: {e}")
-    return deck
-
-
 @pytest.fixture(scope="module")
 def anglo() -> cardart.DeckArt:
-    return _deck("gnome/anglo")
+    return deck_or_skip("gnome/anglo")
 
 
 @pytest.fixture(scope="module")
 def paris() -> cardart.DeckArt:
-    return _deck("gnome/paris")
+    return deck_or_skip("gnome/paris")
 
 
 def match(cands: list[CardCandidate], truth_quad: np.ndarray) -> tuple[float, CardCandidate | None]:
@@ -136,7 +128,6 @@ def test_index_patches_are_upright_fixed_size(anglo: cardart.DeckArt) -> None:
             # An index: dark ink on white paper, not an empty or all-cloth crop.
             grey = p.mean(axis=2)
             assert grey.max() > 180 and grey.min() < 120
-
 
 
 REAL_TEST = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-ranks" / "images" / "test"

@@ -15,8 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from vision_helpers import deck_or_skip
 
-from vision import cardart
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
 from vision.detect.tableau import grid, lay
@@ -24,19 +24,10 @@ from vision.detect.tableau import grid, lay
 REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-ranks" / "images"
 
 
-def _deck(name: str) -> cardart.DeckArt:
-    try:
-        deck = cardart.find_deck(name)
-        cardart.render_card(deck, "AS", 60)
-    except cardart.CardArtError as e:  # packages missing on this machine
-        pytest.skip(f"card art unavailable: {e}")
-    return deck
-
-
 @pytest.mark.parametrize("kind", ["felt", "dark", "wood"])
 def test_blank_sheet_of_card_size_is_no_card(kind: str) -> None:
     """A note or a business card: crisp, white, card-shaped, and no index on it."""
-    deck = _deck("gnome/anglo")
+    deck = deck_or_skip("gnome/anglo")
     img, truth = lay(deck, grid(["QH", "10S", "AD", "7C", "KS", "2H", "JD"], seed=3),
                      kind=kind, seed=3)
     sheet = cv2.boxPoints(((1100, 520), (120, 170), 20)).astype(np.float32)
@@ -79,7 +70,7 @@ def test_checked_cloth_false_cards_stay_rare() -> None:
     colours give most away), never again the 47 of before."""
     from vision.scene import SceneRenderer, TableStyle, random_scene_spec, render_scene
 
-    decks = [_deck(d) for d in ("gnome/anglo_poker", "kde/standard", "kde/jolly-royal",
+    decks = [deck_or_skip(d) for d in ("gnome/anglo_poker", "kde/standard", "kde/jolly-royal",
                                 "gnome/atlasnye")]
     r = SceneRenderer()
     false = 0
