@@ -7,8 +7,6 @@ its attack, two cards touching edge to edge, and the order of the corners.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from vision_helpers import deck_or_skip
@@ -17,6 +15,7 @@ from vision import cardart
 from vision.detect import CardCandidate, detect_cards
 from vision.detect import geometry as g
 from vision.detect.tableau import Placement, grid, lay
+from vision.evaluate import REAL_PHOTOS
 from vision.recognize.patch import PATCH_H, PATCH_W, index_quads
 
 
@@ -130,7 +129,7 @@ def test_index_patches_are_upright_fixed_size(anglo: cardart.DeckArt) -> None:
             assert grey.max() > 180 and grey.min() < 120
 
 
-REAL_TEST = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-ranks" / "images" / "test"
+REAL_TEST = REAL_PHOTOS / "images" / "test"
 
 
 @pytest.mark.skipif(not (REAL_TEST / "IMG_2651.JPG").is_file(), reason="real photos not present")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,8 +19,9 @@ from vision_helpers import deck_or_skip
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
 from vision.detect.tableau import grid, lay
+from vision.evaluate import REAL_PHOTOS
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-ranks" / "images"
+REAL = REAL_PHOTOS / "images"
 
 
 @pytest.mark.parametrize("kind", ["felt", "dark", "wood"])

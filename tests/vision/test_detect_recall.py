@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -16,8 +15,9 @@ import pytest
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
+from vision.evaluate import REAL_PHOTOS
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-ranks" / "images"
+REAL = REAL_PHOTOS / "images"
 HELDOUT = ("gnome/anglo_poker", "gnome/guyenne-classic", "kde/standard", "gnome/tango_nuevo")
 
 
