@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
+from vision.detect import kernels
 from vision.detect.evidence import Evidence
 
 #: Corner angles accepted as the corner of a card seen at an angle (degrees from 90).
@@ -178,32 +179,19 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     ln = np.hypot(d[:, 0], d[:, 1])
     if ln.min() < 8:
         return None
-    u = d / ln[:, None]
-    # All four sides at once (the outline has a few hundred points at most), x and
-    # y apart (numpy is slow on a last axis of 2).
-    relx = pts[None, :, 0] - q[:, 0, None]  # (4, N)
-    rely = pts[None, :, 1] - q[:, 1, None]
-    ux, uy = u[:, 0, None], u[:, 1, None]
-    along = relx * ux + rely * uy
-    across = relx * uy - rely * ux
-    # Limits worked out in double precision, compared in single (as for one side).
-    lnd = ln.astype(np.float64)[:, None]
-    lo, hi = (0.15 * lnd).astype(np.float32), (0.85 * lnd).astype(np.float32)
-    sel = (along > lo) & (along < hi) & (np.abs(across) <= band)
-    if sel.sum(axis=1).min() < 5:
+    # The points along each side's middle (compiled loop: kernels.select_side_points).
+    sel = np.empty((4, len(pts), 2), dtype=np.float32)
+    counts = np.empty(4, dtype=np.int64)
+    qc = np.ascontiguousarray(q, dtype=np.float32)
+    if kernels.select_side_points(pts, qc, np.float32(band), sel, counts) < 5:
         return None
     # (vx, vy, x0, y0) per side, single precision as fitLine gives them.
-    lines = np.stack([cv2.fitLine(pts[sel[i]].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    lines = np.stack([cv2.fitLine(sel[i, :counts[i]].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
                       for i in range(4)])
-    # Corner i where side i-1 meets side i, all four at once.
-    d2, p2 = lines[:, 0:2], lines[:, 2:4]
-    d1, p1 = d2[[3, 0, 1, 2]], p2[[3, 0, 1, 2]]
-    det = d1[:, 0] * -d2[:, 1] + d2[:, 0] * d1[:, 1]
-    if (np.abs(det) < 1e-6).any():
+    # Corner i where side i-1 meets side i.
+    res = np.empty((4, 2), dtype=np.float32)
+    if not kernels.cross_sides(lines, res):
         return None
-    t = ((p2[:, 0] - p1[:, 0]) * -d2[:, 1] + d2[:, 0] * (p2[:, 1] - p1[:, 1])) / det
-    out = p1 + d1 * t[:, None]
-    res = np.array(out, dtype=np.float32)
     q_lo, q_hi = q.min(axis=0), q.max(axis=0)
     if np.abs(res - q).max() > 0.25 * max(float(q_hi[0] - q_lo[0]), float(q_hi[1] - q_lo[1])):
         return None

@@ -14,6 +14,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.detect import kernels
 from vision.detect.geometry import add_points, lengths, lerp_points
 
 
@@ -64,71 +65,10 @@ def refine_many(
                     borderValue=0).reshape(cand.shape[:4]).astype(np.float32, copy=False)
     gys = cv2.remap(ev.gy, flat, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                     borderValue=0).reshape(cand.shape[:4]).astype(np.float32, copy=False)
-    # Step across the side (gradient along the inward normal), in place: these
-    # are the biggest arrays of the detector's per-quad work.
-    mags = np.multiply(gxs, normals[:, :, None, None, 0], out=gxs)
-    mags += np.multiply(gys, normals[:, :, None, None, 1], out=gys)
-    np.maximum(mags, 0.0, out=mags)
-    best = mags.argmax(axis=3)  # (H, 4, n)
-    peak = np.take_along_axis(mags, best[..., None], axis=3)[..., 0]
-    found = np.stack([np.take_along_axis(cand[..., k], best[..., None], axis=3)[..., 0]
-                      for k in (0, 1)], axis=-1)  # (H, 4, n, 2), x and y apart (see lerp_points)
-    w = (peak > 20.0).astype(np.float64)  # (H, 4, n)
-    ok_side = w.sum(axis=2) >= n * 0.5
-    found64 = found.astype(np.float64)
-    c, u = _fit_lines(found64, w)
-    # Second pass without points far from the first line (a pip touching the border).
-    res = np.abs((found[..., 0] - c[:, :, None, 0]) * -u[:, :, None, 1]
-                 + (found[..., 1] - c[:, :, None, 1]) * u[:, :, None, 0])
-    w2 = w * (res <= 1.5)
-    ok2 = w2.sum(axis=2) >= n * 0.4
-    c2, u2 = _fit_lines(found64, w2)
-    c = np.where(ok2[..., None], c2, c)
-    u = np.where(ok2[..., None], u2, u)
-    # All four corners at once, rows (quad, corner): corner i joins side i-1 and
-    # side i.
-    prev = [3, 0, 1, 2]
-    ok_p, ok_n = ok_side[:, prev].reshape(-1), ok_side.reshape(-1)
-    cp, up = c[:, prev].reshape(-1, 2), u[:, prev].reshape(-1, 2)
-    cn, un = c.reshape(-1, 2), u.reshape(-1, 2)
-    corner = q.reshape(-1, 2)
-    both = ok_p & ok_n
-    p = _cross_many(cp, up, cn, un)
-    only_prev = ok_p & ~ok_n
-    only_next = ~ok_p & ok_n
-    # One side known: slide the corner onto it along the other (unknown) side.
-    along_next = (q[:, [1, 2, 3, 0]] - q).reshape(-1, 2)
-    along_prev = (q - q[:, prev]).reshape(-1, 2)
-    corner64 = corner.astype(np.float64)
-    p_prev = _cross_many(cp, up, corner64, along_next)
-    p_next = _cross_many(cn, un, corner64, along_prev)
-    newp = np.where(both[:, None], p, np.where(only_prev[:, None], p_prev,
-                    np.where(only_next[:, None], p_next, corner)))
-    moved = np.abs(newp - corner).sum(axis=1)
-    good = np.isfinite(newp).all(axis=1) & (moved <= reach * 3.0)
-    out = corner.copy()
-    out[good] = newp[good]
-    return out.reshape(h, 4, 2)
+    # The strongest step across each side, two line fits and the corners
+    # re-intersected: one compiled loop (kernels.polish_sides; numpy's per-call
+    # overhead on these small arrays was most of the time).
+    return kernels.polish_sides(gxs, gys, np.ascontiguousarray(normals, dtype=np.float32),
+                                np.ascontiguousarray(cand, dtype=np.float32),
+                                np.ascontiguousarray(q, dtype=np.float32), float(reach))
 
-
-def _fit_lines(pts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted total-least-squares lines through points (H, 4, n, 2): centre and
-    unit direction, each (H, 4, 2)."""
-    sw = w.sum(axis=2, keepdims=True) + 1e-9
-    c = (pts * w[..., None]).sum(axis=2) / sw
-    r = pts - c[:, :, None, :]
-    sxx = (w * r[..., 0] ** 2).sum(axis=2)
-    syy = (w * r[..., 1] ** 2).sum(axis=2)
-    sxy = (w * r[..., 0] * r[..., 1]).sum(axis=2)
-    ang = 0.5 * np.arctan2(2 * sxy, sxx - syy)
-    return c, np.stack([np.cos(ang), np.sin(ang)], axis=-1)
-
-
-def _cross_many(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray:
-    """Intersections of lines p1 + s d1 and p2 + t d2, row by row (nan if parallel)."""
-    det = d1[:, 0] * -d2[:, 1] + d2[:, 0] * d1[:, 1]
-    rx, ry = p2[:, 0] - p1[:, 0], p2[:, 1] - p1[:, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (rx * -d2[:, 1] + d2[:, 0] * ry) / det
-    t = np.where(np.abs(det) < 1e-6, np.nan, t)
-    return np.stack([p1[:, 0] + d1[:, 0] * t, p1[:, 1] + d1[:, 1] * t], axis=1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.detect import geometry as g
+from vision.detect import kernels
 from vision.detect import prune
 from vision.detect.blank import looks_blank
 from vision.detect.evidence import Evidence, sample, side_masks
@@ -144,19 +145,21 @@ def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.
     """Mask of points inside, or within `margin` pixels of, any of the convex quads
     (clockwise on screen). Vectorised: selection calls it for every hypothesis."""
     hit = np.zeros(len(pts), dtype=bool)
+    if not quads:
+        return hit
     px = np.ascontiguousarray(pts[:, 0], dtype=np.float32)
     py = np.ascontiguousarray(pts[:, 1], dtype=np.float32)
+    rows = []
     for q in quads:
-        inside = np.ones(len(pts), dtype=bool)
         for i in range(4):
             ax, ay = float(q[i][0]), float(q[i][1])
             ex, ey = float(q[(i + 1) % 4][0]) - ax, float(q[(i + 1) % 4][1]) - ay
             n = (ex * ex + ey * ey) ** 0.5 + 1e-9
             # For a clockwise quad (y down) the inside is where cross(e, p - a) >= 0;
-            # as a line test: ex*py - ey*px > c.
-            c = ex * ay - ey * ax - margin * n
-            inside &= (ex * py - ey * px) > c
-        hit |= inside
+            # as a line test: ex*py - ey*px > c (compared in single precision).
+            rows.append((ex, ey, ex * ay - ey * ax - margin * n))
+    lines = np.array(rows, dtype=np.float32).reshape(len(quads), 4, 3)
+    kernels.mark_inside(px, py, lines, hit)
     return hit
 
 
