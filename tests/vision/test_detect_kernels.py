@@ -1,9 +1,16 @@
-"""vision.detect.kernels: compiled when imported (never inside the first frame), and
-still compiled where no numba cache can be written."""
+"""vision.detect.kernels: compiled when imported (never inside the first frame), still
+compiled where no numba cache can be written, and the same cards without numba."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
+from vision_helpers import deck_or_skip
 
 from vision.detect import kernels, select
 
@@ -13,6 +20,7 @@ KERNELS = (kernels.select_side_points, kernels.cross_sides, kernels.mark_inside,
 
 def test_kernels_are_compiled_at_import() -> None:
     # Eager signatures: one compiled version each before any frame is seen.
+    assert kernels.COMPILED
     for k in KERNELS:
         assert len(k.signatures) == 1, k
 
@@ -32,3 +40,35 @@ def test_inside_quads_margin() -> None:
     assert select.inside_quads(pts, [sq], 0.0).tolist() == [True, False, False, False]
     assert select.inside_quads(pts, [sq], 2.0).tolist() == [True, True, False, True]
     assert select.inside_quads(pts, [], 2.0).tolist() == [False] * 4
+
+
+_CORNERS = """
+import json, sys
+import numpy as np
+from vision.detect import detect_cards, kernels
+from vision.detect.tableau import grid, lay
+from vision_helpers import deck_or_skip
+img, _ = lay(deck_or_skip("gnome/anglo"), grid(["QH", "10S", "AD", "7C"], seed=5), seed=5)
+cards = [np.asarray(c.corners).round(3).tolist() for c in detect_cards(img)]
+print(json.dumps({"compiled": kernels.COMPILED, "cards": cards}))
+"""
+
+
+def _corners(no_jit: bool) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "CARDTABLE_NO_JIT"}
+    if no_jit:
+        env["CARDTABLE_NO_JIT"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parent), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-c", _CORNERS], env=env, capture_output=True,
+                         text=True, timeout=300, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_without_numba_the_same_loops_give_the_same_cards() -> None:
+    # 32-bit Raspberry Pi OS has no numba wheel: the kernels then run as plain Python
+    # and must find exactly the cards the compiled ones find.
+    deck_or_skip("gnome/anglo")  # skip here, not inside the subprocesses
+    jit, plain = _corners(False), _corners(True)
+    assert jit["compiled"] and not plain["compiled"]
+    assert len(jit["cards"]) == 4
+    assert plain["cards"] == jit["cards"]

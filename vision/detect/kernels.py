@@ -11,23 +11,37 @@ Why eager signatures: every kernel is compiled (or loaded from numba's on-disk c
 when this module is imported, never inside the first frame. The cache lives next to
 this file (`__pycache__`, numba's default); where that is not writable numba uses the
 user cache directory, and where no cache can be written at all the kernels are
-compiled without one (slower start, same results).
+compiled without one (slower start, same results). Without numba (no wheel for
+32-bit Raspberry Pi OS) or with CARDTABLE_NO_JIT=1 the same loops run as plain Python:
+same results, several times slower.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
+
+try:  # no numba wheel on some platforms (32-bit Raspberry Pi OS): plain Python then
+    from numba import njit
+except ImportError:  # pragma: no cover - exercised by test_detect_kernels in a subprocess
+    njit = None
+if os.environ.get("CARDTABLE_NO_JIT"):  # the same loops uncompiled: slow, same results
+    njit = None
+
+#: Whether the kernels are compiled (False: numba missing or CARDTABLE_NO_JIT set).
+COMPILED = njit is not None
 
 
 def _compiled(signature: str) -> Callable[[Callable[..., Any]], Any]:
     """njit with `signature`, cached on disk when some cache directory is writable."""
 
     def wrap(fn: Callable[..., Any]) -> Any:
+        if njit is None:
+            return fn
         try:
             return njit(signature, cache=True)(fn)
         except RuntimeError:  # numba: "cannot cache function ...: no locator available"
@@ -38,6 +52,8 @@ def _compiled(signature: str) -> Callable[[Callable[..., Any]], Any]:
 
 def _inner(fn: Callable[..., Any]) -> Any:
     """A helper compiled into its callers (lazy: typed by the eager kernels)."""
+    if njit is None:
+        return fn
     try:
         return njit(cache=True)(fn)
     except RuntimeError:
@@ -250,7 +266,8 @@ def polish_sides(gxs: np.ndarray, gys: np.ndarray, normals: np.ndarray, cand: np
                                 np.float64(q[a, i, 1] - q[a, pv, 1]))
             else:
                 px, py = c0, c1
-            if math.isfinite(px) and math.isfinite(py) and abs(px - c0) + abs(py - c1) <= reach * 3.0:
+            if (math.isfinite(px) and math.isfinite(py)
+                    and abs(px - c0) + abs(py - c1) <= reach * 3.0):
                 out[a, i, 0] = np.float32(px)
                 out[a, i, 1] = np.float32(py)
     return out
