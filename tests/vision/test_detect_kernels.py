@@ -10,12 +10,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from vision_helpers import deck_or_skip
 
 from vision.detect import kernels, select
 
 KERNELS = (kernels.select_side_points, kernels.cross_sides, kernels.mark_inside,
-           kernels.polish_sides)
+           kernels.polish_sides, kernels.paper_share_bgr)
 
 
 def test_kernels_are_compiled_at_import() -> None:
@@ -40,6 +41,27 @@ def test_inside_quads_margin() -> None:
     assert select.inside_quads(pts, [sq], 0.0).tolist() == [True, False, False, False]
     assert select.inside_quads(pts, [sq], 2.0).tolist() == [True, True, False, True]
     assert select.inside_quads(pts, [], 2.0).tolist() == [False] * 4
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")
+def test_paper_share_compiled_equals_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled figure must be the numpy one exactly (face/back cut at 0.7), on
+    # patches from all-dark to all-paper, tinted and tiny (inner area empty).
+    from vision.detect import faces
+
+    rng = np.random.default_rng(7)
+    cards = []
+    for shape in [(64, 32, 3), (84, 60, 3), (13, 13, 3), (2, 2, 3)]:
+        for lo in (0, 30, 120, 200, 250):
+            c = rng.integers(lo, 256, shape, dtype=np.uint8)
+            c[..., 2] = np.minimum(255, c[..., 2].astype(int) + lo // 4).astype(np.uint8)
+            cards.append(c)
+    compiled = [faces.paper_share(c) for c in cards]
+    monkeypatch.setattr(kernels, "COMPILED", False)
+    plain = [faces.paper_share(c) for c in cards]
+    assert len({round(x, 3) for x in plain if x == x}) > 5  # the cases differ
+    for a, b in zip(compiled, plain):
+        assert a == b or (a != a and b != b), (a, b)
 
 
 _CORNERS = """
