@@ -30,6 +30,13 @@ def _pick(n: int, p: float, gen: torch.Generator) -> torch.Tensor:
     return torch.rand(n, generator=gen) < p
 
 
+def _with_rows(x: torch.Tensor, sel: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+    """A copy of the batch `x` whose rows `sel` are replaced by `rows` (the others kept)."""
+    out = x.clone()
+    out[sel] = rows
+    return out
+
+
 def geometric(x: torch.Tensor, gen: torch.Generator, p: float = 0.7,
               max_shift_px: float = 2.0, max_deg: float = 4.0,
               scale: tuple[float, float] = (0.9, 1.1)) -> torch.Tensor:
@@ -50,10 +57,8 @@ def geometric(x: torch.Tensor, gen: torch.Generator, p: float = 0.7,
     theta = torch.stack([torch.stack([cos, -sin * ar, tx], 1),
                          torch.stack([sin / ar, cos, ty], 1)], 1)
     grid = F.affine_grid(theta, [k, x.shape[1], h, w], align_corners=False)
-    out = x.clone()
-    out[sel] = F.grid_sample(x[sel], grid, mode="bilinear", padding_mode="border",
-                             align_corners=False)
-    return out
+    return _with_rows(x, sel, F.grid_sample(x[sel], grid, mode="bilinear",
+                                            padding_mode="border", align_corners=False))
 
 
 def low_resolution(x: torch.Tensor, gen: torch.Generator, p: float = 0.3,
@@ -66,9 +71,8 @@ def low_resolution(x: torch.Tensor, gen: torch.Generator, p: float = 0.3,
     f = float(_u(1, factor[0], factor[1], gen))
     small = F.interpolate(x[sel], size=(max(8, round(h * f)), max(4, round(w * f))),
                           mode="area")
-    out = x.clone()
-    out[sel] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
-    return out
+    return _with_rows(x, sel, F.interpolate(small, size=(h, w), mode="bilinear",
+                                            align_corners=False))
 
 
 def blur(x: torch.Tensor, gen: torch.Generator, p: float = 0.25,
@@ -83,9 +87,8 @@ def blur(x: torch.Tensor, gen: torch.Generator, p: float = 0.25,
     k1 = torch.exp(-t * t / (2 * sg * sg))
     k1 = k1 / k1.sum()
     k2 = (k1[:, None] * k1[None, :]).expand(c, 1, 5, 5).contiguous()
-    out = x.clone()
-    out[sel] = F.conv2d(F.pad(x[sel], (2, 2, 2, 2), mode="replicate"), k2, groups=c)
-    return out
+    return _with_rows(x, sel, F.conv2d(F.pad(x[sel], (2, 2, 2, 2), mode="replicate"), k2,
+                                       groups=c))
 
 
 def photometric(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
