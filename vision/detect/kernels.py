@@ -309,3 +309,108 @@ def paper_share_bgr(card: np.ndarray) -> float:
             if dark >= lo and light - dark <= top:
                 count += 1
     return count / ((h - 2 * my) * (w - 2 * mx))
+
+
+@_inner
+def _pixel(x: float, y: float, rows: int, cols: int) -> tuple[int, int]:
+    """The pixel (row, col) cv2.remap(INTER_NEAREST) reads at float point (x, y):
+    rounded half to even (as evidence.sample's remap rounds); (-1, -1) outside the
+    image, NaN included (sample reads 0 there)."""
+    xr = np.rint(x)
+    yr = np.rint(y)
+    if xr >= 0 and xr < cols and yr >= 0 and yr < rows:
+        return int(yr), int(xr)
+    return -1, -1
+
+
+@_compiled("void(uint8[:, ::1], float32[:, :, ::1], float32[::1], float32[::1], int64[:, ::1],"
+           " boolean[:, ::1])")
+def outline_flags(bits: np.ndarray, quads: np.ndarray, t: np.ndarray, u: np.ndarray,
+                  masks: np.ndarray, on: np.ndarray) -> None:
+    """For select.outline_on: along side s of quad a, at the points a_s * u + a_s+1 * t
+    (single precision, as geometry.lerp_points), whether `bits` (evidence.bits) has a
+    bit of masks[a, s] set at the nearest pixel; into on[a, s * n + i]."""
+    rows, cols = bits.shape
+    n = t.shape[0]
+    for a in range(quads.shape[0]):
+        for s in range(4):
+            e = (s + 1) % 4
+            ax, ay, bx, by = quads[a, s, 0], quads[a, s, 1], quads[a, e, 0], quads[a, e, 1]
+            m = masks[a, s]
+            for i in range(n):
+                r, c = _pixel(ax * u[i] + bx * t[i], ay * u[i] + by * t[i], rows, cols)
+                on[a, s * n + i] = r >= 0 and (np.int64(bits[r, c]) & m) != 0
+
+
+@_compiled("void(float32[:, ::1], float32[:, ::1], float32[:, :, ::1], float32[::1], float32[::1],"
+           " float32[:, :, ::1], int8[:, ::1])")
+def outline_polarity(gx: np.ndarray, gy: np.ndarray, quads: np.ndarray, t: np.ndarray,
+                     u: np.ndarray, nrm: np.ndarray, out: np.ndarray) -> None:
+    """For select.polarity: at the outline points of outline_flags, the sign of the
+    gradient (nearest pixel of gx, gy) along the inward normal nrm[a, s] of the side,
+    +1 above 15, -1 below -15, else 0 (single precision, as numpy)."""
+    rows, cols = gx.shape
+    n = t.shape[0]
+    for a in range(quads.shape[0]):
+        for s in range(4):
+            e = (s + 1) % 4
+            ax, ay, bx, by = quads[a, s, 0], quads[a, s, 1], quads[a, e, 0], quads[a, e, 1]
+            nx, ny = nrm[a, s, 0], nrm[a, s, 1]
+            for i in range(n):
+                r, c = _pixel(ax * u[i] + bx * t[i], ay * u[i] + by * t[i], rows, cols)
+                vx = gx[r, c] if r >= 0 else np.float32(0.0)
+                vy = gy[r, c] if r >= 0 else np.float32(0.0)
+                step = vx * nx + vy * ny
+                out[a, s * n + i] = 1 if step > 15.0 else (-1 if step < -15.0 else 0)
+
+
+@_compiled("void(float32[:, :, ::1], float32[::1], float32[::1], float32[:, ::1], float32[::1],"
+           " boolean[::1], float32[:, ::1], float32[:, ::1], boolean[:, ::1], boolean[:, ::1],"
+           " int8[:, ::1], int64[::1], int64[::1], int64[::1], int64[::1])")
+def cover_outlines(quads: np.ndarray, t: np.ndarray, u: np.ndarray, lines: np.ndarray,
+                   box: np.ndarray, alive: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   covered: np.ndarray, on: np.ndarray, signed: np.ndarray, n_vis: np.ndarray,
+                   n_on: np.ndarray, pol_sum: np.ndarray, pol_n: np.ndarray) -> None:
+    """For select.choose, after a card is chosen: of the live outlines whose bounding
+    box (lo, hi) meets `box` (x0, y0, x1, y1), mark the outline points (those of
+    outline_flags) inside the chosen card (its side tests `lines` (4, 3), as
+    mark_inside) as covered, and recount over the points still in view: n_vis, the
+    points on an edge n_on, the sum of their polarity signs pol_sum and the signed
+    ones pol_n (exact integer tallies, as the numpy sums)."""
+    n = t.shape[0]
+    x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
+    for a in range(quads.shape[0]):
+        if not (alive[a] and lo[a, 0] <= x1 and hi[a, 0] >= x0 and lo[a, 1] <= y1
+                and hi[a, 1] >= y0):
+            continue
+        for s in range(4):
+            e = (s + 1) % 4
+            ax, ay, bx, by = quads[a, s, 0], quads[a, s, 1], quads[a, e, 0], quads[a, e, 1]
+            for i in range(n):
+                k = s * n + i
+                if covered[a, k]:
+                    continue
+                x = ax * u[i] + bx * t[i]
+                y = ay * u[i] + by * t[i]
+                inside = True
+                for j in range(4):
+                    if not (lines[j, 0] * y - lines[j, 1] * x > lines[j, 2]):
+                        inside = False
+                        break
+                covered[a, k] = inside
+        nv = 0
+        no = 0
+        ps = 0
+        pn = 0
+        for k in range(covered.shape[1]):
+            if not covered[a, k]:
+                nv += 1
+                if on[a, k]:
+                    no += 1
+                    ps += signed[a, k]
+                    if signed[a, k] != 0:
+                        pn += 1
+        n_vis[a] = nv
+        n_on[a] = no
+        pol_sum[a] = ps
+        pol_n[a] = pn

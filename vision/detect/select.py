@@ -40,22 +40,44 @@ def score(ev: Evidence, q: np.ndarray) -> Scored:
 def outline_on(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> tuple[np.ndarray, np.ndarray]:
     """Sample points along each side of each quad (H, 4, 2) and whether an edge runs
     along the side there: returns points (H, 4*n, 2) and flags (H, 4*n)."""
-    pts = outline_points(quads, n)  # (H, 4, n, 2)
+    h = len(quads)
+    return outline_points(quads, n).reshape(h, 4 * n, 2), outline_flags(ev, quads, n)
+
+
+def outline_flags(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarray:
+    """The flags of `outline_on` (H, 4*n) without the points: whether an edge runs
+    along each side at its sample points. Compiled where numba is (score_many asks
+    for a few hundred outlines a frame), else the numpy lookup, same flags."""
+    quads = np.ascontiguousarray(quads, dtype=np.float32)
+    h = len(quads)
     d = quads[:, [1, 2, 3, 0]] - quads
-    ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))  # (H, 4)
-    masks = side_masks(ang)
-    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(len(quads), 4, n)
+    masks = side_masks(np.degrees(np.arctan2(d[..., 1], d[..., 0])))  # (H, 4)
+    if kernels.COMPILED:
+        t = _SIDE_T if n == SIDE_SAMPLES else _side_t(n)
+        on = np.empty((h, 4 * n), dtype=bool)
+        kernels.outline_flags(np.ascontiguousarray(ev.bits, dtype=np.uint8), quads, t, 1 - t,
+                              np.ascontiguousarray(masks, dtype=np.int64), on)
+        return on
+    pts = outline_points(quads, n)  # (H, 4, n, 2)
+    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(h, 4, n)
     ok = ~np.isnan(v)
     vi = np.where(ok, v, 0).astype(np.int64)
     on = ok & ((vi & masks[:, :, None]) != 0)
-    h = len(quads)
-    return pts.reshape(h, 4 * n, 2), on.reshape(h, 4 * n)
+    return on.reshape(h, 4 * n)
+
+
+def _side_t(n: int) -> np.ndarray:
+    """Where along a side `outline_points` samples (fractions, single precision)."""
+    return np.linspace(0.06, 0.94, n, dtype=np.float32)
+
+
+_SIDE_T = _side_t(SIDE_SAMPLES)
 
 
 def outline_points(quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarray:
     """The points `outline_on` samples: n along each side of each quad (H, 4, 2),
     as (H, 4, n, 2)."""
-    t = np.linspace(0.06, 0.94, n, dtype=np.float32)
+    t = _SIDE_T if n == SIDE_SAMPLES else _side_t(n)
     return g.lerp_points(quads, quads[:, [1, 2, 3, 0]], t)
 
 
@@ -87,10 +109,18 @@ def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarr
     dark cloth, a dark back on a light one); a quad whose sides merely follow wood
     grain or stripes sees the step flip sign from place to place.
     """
-    pts = outline_points(quads, n).reshape(-1, 2)
     d = quads[:, [1, 2, 3, 0]] - quads
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
     nrm = nrm / (g.lengths(nrm)[..., None] + 1e-9)  # inwards, (H, 4, 2)
+    if kernels.COMPILED:
+        t = _SIDE_T if n == SIDE_SAMPLES else _side_t(n)
+        out = np.empty((len(quads), 4 * n), dtype=np.int8)
+        kernels.outline_polarity(
+            np.ascontiguousarray(ev.gx, dtype=np.float32), np.ascontiguousarray(ev.gy, dtype=np.float32),
+            np.ascontiguousarray(quads, dtype=np.float32), t, 1 - t,
+            np.ascontiguousarray(nrm, dtype=np.float32), out)
+        return out
+    pts = outline_points(quads, n).reshape(-1, 2)
     gx = sample(ev.gx, pts).reshape(len(quads), 4, n)
     gy = sample(ev.gy, pts).reshape(len(quads), 4, n)
     step = gx * nrm[:, :, None, 0] + gy * nrm[:, :, None, 1]
@@ -134,7 +164,7 @@ def score_many(ev: Evidence, quads: list[np.ndarray]) -> list[Scored]:
     if not quads:
         return []
     arr = np.stack(quads).astype(np.float32)  # (H, 4, 2)
-    _, on = outline_on(ev, arr)
+    on = outline_flags(ev, arr)
     per_side = on.reshape(len(arr), 4, -1).mean(axis=2)
     sup = per_side.mean(axis=1)
     mins = per_side.min(axis=1)
@@ -149,6 +179,14 @@ def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.
         return hit
     px = np.ascontiguousarray(pts[:, 0], dtype=np.float32)
     py = np.ascontiguousarray(pts[:, 1], dtype=np.float32)
+    kernels.mark_inside(px, py, quad_lines(quads, margin), hit)
+    return hit
+
+
+def quad_lines(quads: list[np.ndarray], margin: float) -> np.ndarray:
+    """The side tests of `inside_quads` (Q, 4, 3) float32: a point (x, y) is inside
+    quad a, or within `margin` of it, where ex*y - ey*x > c for all four rows
+    (ex, ey, c) of lines[a]."""
     rows = []
     for q in quads:
         for i in range(4):
@@ -158,9 +196,7 @@ def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.
             # For a clockwise quad (y down) the inside is where cross(e, p - a) >= 0;
             # as a line test: ex*py - ey*px > c (compared in single precision).
             rows.append((ex, ey, ex * ay - ey * ax - margin * n))
-    lines = np.array(rows, dtype=np.float32).reshape(len(quads), 4, 3)
-    kernels.mark_inside(px, py, lines, hit)
-    return hit
+    return np.array(rows, dtype=np.float32).reshape(len(quads), 4, 3)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -239,12 +275,13 @@ def choose(
     quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
     flags = [s.on for s in pool]
     if all(f is not None for f in flags):  # scored by score_many: sampled already
-        pts = outline_points(quads).reshape(len(quads), -1, 2)
         on = np.stack(flags)  # type: ignore[arg-type]
     else:
-        pts, on = outline_on(ev, quads)
+        on = outline_flags(ev, quads)
     pol = polarity(ev, quads)
-    h_n, p_n = pts.shape[:2]
+    h_n, p_n = on.shape
+    # The compiled update works the outline points out again where it needs them.
+    pts = None if kernels.COMPILED else outline_points(quads).reshape(h_n, p_n, 2)
     x, y = quads[:, :, 0].astype(np.float64), quads[:, :, 1].astype(np.float64)
     areas = 0.5 * np.abs((x * y[:, [1, 2, 3, 0]] - x[:, [1, 2, 3, 0]] * y).sum(axis=1))
     lo, hi = quads.min(axis=1), quads.max(axis=1)
@@ -260,7 +297,7 @@ def choose(
     alive = np.ones(h_n, dtype=bool)
     # Per-hypothesis tallies over its visible outline points, updated only for the
     # hypotheses a newly chosen card covers (the rest do not change).
-    signed_on = np.where(on, pol, 0).astype(np.int32)
+    signed_on = np.where(on, pol, 0).astype(np.int8)
     n_vis = np.full(h_n, p_n, dtype=np.int64)
     n_on = on.sum(axis=1)
     pol_sum = signed_on.sum(axis=1)
@@ -352,16 +389,22 @@ def choose(
         chosen_area.append(float(areas[picked]))
         x0, y0 = quads[picked].min(axis=0) - 3.0
         x1, y1 = quads[picked].max(axis=0) + 3.0
-        near = np.flatnonzero(
-            alive & (lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0)
-        )
-        if len(near):
-            hit = inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5)
-            covered_pts[near] |= hit.reshape(len(near), p_n)
-            vis = ~covered_pts[near]
-            n_vis[near] = vis.sum(axis=1)
-            n_on[near] = (on[near] & vis).sum(axis=1)
-            sv = np.where(vis, signed_on[near], 0)
-            pol_sum[near] = sv.sum(axis=1)
-            pol_n[near] = (sv != 0).sum(axis=1)
+        if pts is None:  # compiled: the same update without numpy's small calls
+            kernels.cover_outlines(
+                quads, _SIDE_T, 1 - _SIDE_T, quad_lines([quads[picked]], 2.5)[0],
+                np.array([x0, y0, x1, y1], dtype=np.float32), alive, lo, hi, covered_pts, on,
+                signed_on, n_vis, n_on, pol_sum, pol_n)
+        else:
+            near = np.flatnonzero(
+                alive & (lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0)
+            )
+            if len(near):
+                hit = inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5)
+                covered_pts[near] |= hit.reshape(len(near), p_n)
+                vis = ~covered_pts[near]
+                n_vis[near] = vis.sum(axis=1)
+                n_on[near] = (on[near] & vis).sum(axis=1)
+                sv = np.where(vis, signed_on[near], 0)
+                pol_sum[near] = sv.sum(axis=1)
+                pol_n[near] = (sv != 0).sum(axis=1)
     return prune.drop_small(prune.drop_nested(chosen))

@@ -1,0 +1,160 @@
+"""vision.detect.select: the compiled outline sampling and greedy bookkeeping give
+exactly what the numpy code gives (the path run without numba), on the quads of a
+real table: cards, near misses, quads running off the frame, degenerate ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from vision_helpers import deck_or_skip
+
+from vision.detect import detect_cards, kernels, select
+from vision.detect.evidence import Evidence, gather
+from vision.detect.tableau import grid, lay
+
+pytestmark = pytest.mark.skipif(not kernels.COMPILED, reason="numba missing or CARDTABLE_NO_JIT set")
+
+
+@pytest.fixture(scope="module")
+def table() -> np.ndarray:
+    img, _ = lay(deck_or_skip("gnome/anglo"), grid(["QH", "10S", None, "7C", "KS", "2H"], seed=3),
+                 seed=3)
+    return img
+
+
+@pytest.fixture(scope="module")
+def ev(table: np.ndarray) -> Evidence:
+    return gather(table)
+
+
+def _quads(ev: Evidence, rng: np.random.Generator) -> np.ndarray:
+    """Quads where the evidence is: the cards found (and jittered a little), random
+    ones over the frame and past its borders, a point-sized one."""
+    h, w = ev.shape
+    found = [c.quad * ev.scale for c in detect_cards(ev.color)]
+    assert found
+    out = list(found)
+    for q in found:
+        for _ in range(30):
+            out.append(q + rng.normal(0, 1.0, (4, 2)))
+    for _ in range(200):
+        c = rng.uniform([-0.2 * w, -0.2 * h], [1.2 * w, 1.2 * h])
+        a = rng.uniform(0, np.pi)
+        sx, sy = rng.uniform(5, 0.4 * min(h, w), 2)
+        r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        out.append(c + np.array([[-sx, -sy], [sx, -sy], [sx, sy], [-sx, sy]]) @ r.T)
+    out.append(np.full((4, 2), 10.5))
+    # Points exactly half way between pixels: both ways of rounding must agree.
+    out.append(np.array([[10.5, 10.5], [50.5, 10.5], [50.5, 90.5], [10.5, 90.5]]))
+    return np.stack(out).astype(np.float32)
+
+
+def _plain(monkeypatch: pytest.MonkeyPatch, fn, *args, **kw):  # type: ignore[no-untyped-def]
+    """fn as it runs without numba (the numpy code)."""
+    with monkeypatch.context() as m:
+        m.setattr(kernels, "COMPILED", False)
+        return fn(*args, **kw)
+
+
+@pytest.mark.parametrize("n", [select.SIDE_SAMPLES, 40])
+def test_outline_flags_and_polarity_equal_numpy(ev: Evidence, monkeypatch: pytest.MonkeyPatch,
+                                                n: int) -> None:
+    quads = _quads(ev, np.random.default_rng(n))
+    on = select.outline_flags(ev, quads, n)
+    on_plain = _plain(monkeypatch, select.outline_flags, ev, quads, n)
+    assert on.shape == (len(quads), 4 * n)
+    assert 0.02 < on_plain.mean() < 0.98  # the case is not trivial
+    np.testing.assert_array_equal(on, on_plain)
+    pol = select.polarity(ev, quads, n)
+    pol_plain = _plain(monkeypatch, select.polarity, ev, quads, n)
+    assert (pol_plain == 1).any() and (pol_plain == -1).any()
+    np.testing.assert_array_equal(pol, pol_plain)
+    pts, on2 = select.outline_on(ev, quads, n)
+    np.testing.assert_array_equal(on2, on)
+    assert pts.shape == (len(quads), 4 * n, 2)
+
+
+def test_score_many_equals_numpy(ev: Evidence, monkeypatch: pytest.MonkeyPatch) -> None:
+    quads = list(_quads(ev, np.random.default_rng(5)))
+    a = select.score_many(ev, quads)
+    b = _plain(monkeypatch, select.score_many, ev, quads)
+    assert [(s.support, s.side_min) for s in a] == [(s.support, s.side_min) for s in b]
+    assert all(np.array_equal(x.on, y.on) for x, y in zip(a, b))
+
+
+@pytest.fixture(scope="module")
+def piles() -> list[np.ndarray]:
+    """Rendered tables of 8 overlapping cards (as bench vision's frame): choose's
+    bookkeeping of outline points hidden under cards taken first matters here."""
+    from vision.scene import SceneRenderer, random_scene_spec, render_scene
+
+    deck = deck_or_skip("gnome/anglo")
+    r = SceneRenderer()
+    out = []
+    for seed in (77, 80, 81):
+        rng = np.random.default_rng(seed)
+        out.append(render_scene(random_scene_spec(rng, [deck], 8, overlap=0.3), rng, r)[0])
+    return out
+
+
+def test_choose_equals_numpy(table: np.ndarray, piles: list[np.ndarray],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # choose as the detector calls it (hypotheses, sizes, options), on a table of
+    # cards apart and on piles of overlapping ones.
+    calls = []
+    choose = select.choose
+
+    def record(ev: Evidence, hyps: list, **kw: object) -> list:
+        calls.append((ev, hyps, kw))
+        return choose(ev, hyps, **kw)
+
+    monkeypatch.setattr(select, "choose", record)
+    for img in [table, *piles]:
+        detect_cards(img)
+    monkeypatch.setattr(select, "choose", choose)
+    assert len(calls) == 4
+    for ev, hyps, kw in calls:
+        a = select.choose(ev, hyps, **kw)
+        b = _plain(monkeypatch, select.choose, ev, hyps, **kw)
+        assert len(a) >= 5
+        assert [(c.support, c.visible_outline) for c in a] == [(c.support, c.visible_outline) for c in b]
+        assert all(np.array_equal(x.quad, y.quad) for x, y in zip(a, b))
+
+
+def test_cover_outlines_equals_numpy_update(ev: Evidence) -> None:
+    # The tallies after each chosen card, against choose's numpy update (inside_quads
+    # on the outline points of the live outlines near the card), card after card.
+    rng = np.random.default_rng(11)
+    quads = _quads(ev, rng)
+    h = len(quads)
+    on = rng.random((h, 4 * select.SIDE_SAMPLES)) < 0.7
+    signed = np.where(on, rng.integers(-1, 2, on.shape), 0).astype(np.int8)
+    pts = select.outline_points(quads).reshape(h, -1, 2)
+    alive = rng.random(h) < 0.8
+    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    got = [np.zeros(on.shape, dtype=bool)] + [np.zeros(h, dtype=np.int64) for _ in range(4)]
+    want = [np.zeros(on.shape, dtype=bool)] + [np.zeros(h, dtype=np.int64) for _ in range(4)]
+    moved = 0
+    for picked in rng.choice(h, 12, replace=False):
+        x0, y0 = quads[picked].min(axis=0) - 3.0
+        x1, y1 = quads[picked].max(axis=0) + 3.0
+        before = got[1].copy()
+        kernels.cover_outlines(quads, select._SIDE_T, 1 - select._SIDE_T,
+                               select.quad_lines([quads[picked]], 2.5)[0],
+                               np.array([x0, y0, x1, y1], dtype=np.float32), alive, lo, hi,
+                               got[0], on, signed, *got[1:])
+        near = np.flatnonzero(alive & (lo[:, 0] <= x1) & (hi[:, 0] >= x0)
+                              & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
+        cov = want[0]
+        cov[near] |= select.inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5).reshape(
+            len(near), -1)
+        vis = ~cov[near]
+        want[1][near] = vis.sum(axis=1)
+        want[2][near] = (on[near] & vis).sum(axis=1)
+        sv = np.where(vis, signed[near], 0)
+        want[3][near] = sv.sum(axis=1)
+        want[4][near] = (sv != 0).sum(axis=1)
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+        moved += int((got[1] != before).sum())
+    assert moved > 20  # cards did hide outline points of others
