@@ -1,0 +1,97 @@
+"""Cards cut off by the edge of the image.
+
+Why: a card reaching out of the picture shows no border where the picture ends,
+so the part of its outline lying along (or beyond) the image's edge finds no edge
+to back it, and the card scored as if a whole side were missing (a phone photo
+framed tight, a card at the end of a row): it was never chosen. Nothing can be
+seen there, so those outline points are credited as backed, like the ones under a
+card lying on top; the rest of the outline must be well backed on its own, and
+most of the outline must lie in view, so the edge of the picture alone never
+makes a card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detect import geometry as g
+from vision.detect import select
+from vision.detect.evidence import Evidence
+
+#: Outline points this close to the image's edge (work pixels) or beyond it see none.
+EDGE_PX = 2.0
+#: Share of the outline that may lie there, and the support the rest must have.
+MAX_CUT = 0.4
+MIN_SEEN = 0.8
+#: Stricter than select.choose's own tests, judged on the part in view: one
+#: brightness step all round, sides that end at the corners (a checked cloth's
+#: cells running out of the picture are card-sized, edged and mostly in view).
+MIN_AGREE = 0.8
+MAX_OVER = 0.12
+
+
+def credit_cut_off(
+    ev: Evidence, hyps: list[select.Scored], sizes: list[tuple[float, float]]
+) -> list[select.Scored]:
+    """`hyps` with the outline points at or beyond the image's edge counted as
+    backed by an edge, for the quads whose outline in view is backed well enough,
+    whose centre is in view and which have the size of the cards seen whole
+    (`sizes`: (short, long) of each; any size if none is); the others as they were.
+
+    Why the size: a block of a checked cloth running out of the picture is as
+    well edged as a card; its cells are rarely card-sized.
+    """
+    if not hyps or not sizes:
+        return hyps
+    quads = np.stack([s.quad for s in hyps]).astype(np.float32)
+    h, w = (float(v) for v in ev.shape)
+    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    mid = quads.mean(axis=1)
+    near = ((lo[:, 0] < EDGE_PX) | (lo[:, 1] < EDGE_PX)
+            | (hi[:, 0] > w - 1 - EDGE_PX) | (hi[:, 1] > h - 1 - EDGE_PX))
+    near &= (mid[:, 0] >= 0) & (mid[:, 1] >= 0) & (mid[:, 0] <= w - 1) & (mid[:, 1] <= h - 1)
+    if near.any():
+        e = g.lengths(quads[:, [1, 2, 3, 0]] - quads)
+        dims = np.sort(np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1), axis=1)
+        known = np.array(sizes, dtype=np.float32)
+        near &= np.all((dims >= 0.8 * known.min(axis=0)) & (dims <= 1.2 * known.max(axis=0)), axis=1)
+    if not near.any():
+        return hyps
+    out = list(hyps)
+    idx = np.flatnonzero(near)
+    pts = select.outline_points(quads[idx]).reshape(len(idx), -1, 2)
+    x, y = pts[..., 0], pts[..., 1]
+    cut = (x < EDGE_PX) | (y < EDGE_PX) | (x > w - 1 - EDGE_PX) | (y > h - 1 - EDGE_PX)
+    n_cut = cut.sum(axis=1)
+    pol = select.polarity(ev, quads[idx])
+    over = select.overshoot(ev, quads[idx]) / np.maximum(_past_in_view(quads[idx], w, h), 1e-3)
+    for k, i in enumerate(idx.tolist()):
+        s = hyps[i]
+        if s.on is None or n_cut[k] == 0 or n_cut[k] > MAX_CUT * cut.shape[1]:
+            continue
+        seen = ~cut[k]
+        signed = np.where(s.on & seen, pol[k], 0)
+        agree = abs(int(signed.sum())) / max(1, int((signed != 0).sum()))
+        if float(s.on[seen].mean()) < MIN_SEEN or agree < MIN_AGREE or over[k] > MAX_OVER:
+            continue
+        on = s.on | cut[k]
+        per_side = on.reshape(4, -1).mean(axis=1)
+        out[i] = select.Scored(s.quad, float(per_side.mean()), float(per_side.min()), on)
+    return out
+
+
+def _past_in_view(quads: np.ndarray, w: float, h: float) -> np.ndarray:
+    """Per quad (H, 4, 2): the share of select.overshoot's points (past each corner,
+    along each side) that lie in the image, where an edge could be seen."""
+    a = quads
+    b = quads[:, [1, 2, 3, 0]]
+    d = b - a
+    ln = g.lengths(d)
+    u = d / (ln[..., None] + 1e-9)
+    short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2
+    steps = np.maximum(3.0, short[:, None] * np.array([0.1, 0.17, 0.24], dtype=np.float32))[:, None, :, None]
+    pts = np.concatenate([a[:, :, None, :] - u[:, :, None, :] * steps,
+                          b[:, :, None, :] + u[:, :, None, :] * steps], axis=2)
+    x, y = pts[..., 0], pts[..., 1]
+    seen = (x >= 0) & (y >= 0) & (x <= w - 1) & (y <= h - 1)
+    return seen.reshape(len(quads), -1).mean(axis=1)
