@@ -84,3 +84,35 @@ def test_joint_prob():
     assert joint_prob([0.7, 0.95]) == joint_prob([0.95, 0.7])
     assert joint_prob([0.99, 0.3]) < 0.99  # a corner leaning against weakens the card
     assert 0.0 < joint_prob([0.0, 1.0]) < 1.0  # clipped, no division by zero
+
+
+def test_each_suit_faces_its_own_bar():
+    # spades strict (clubs of unfamiliar decks are read as spades), hearts lenient
+    cal = Calibration(min_prob=0.9, min_prob_pair=0.99,
+                      suit_min_prob=(0.9, 0.9, 0.9, 0.99),
+                      suit_min_prob_pair=(0.95, 0.95, 0.95, 0.999))
+    assert combine([r("8", "H", 0.99, 0.95)], cal).card == "8H"
+    got = combine([r("8", "S", 0.99, 0.95)], cal)
+    assert got.card is None and got.rank == "8" and got.suit is None
+    # pooled: 0.9 and 0.9 give 0.988: enough for hearts' pair bar, not for spades'
+    assert combine([r("8", "H", 0.999, 0.9), r("8", "H", 0.999, 0.9)], cal).card == "8H"
+    assert combine([r("8", "S", 0.999, 0.9), r("8", "S", 0.999, 0.9)], cal).card is None
+    # the rank bar still holds whatever the suit
+    assert combine([r("8", "H", 0.85, 0.999)], cal).card is None
+
+
+def test_calibration_reads_per_suit_bars_from_json(tmp_path):
+    import json
+
+    path = tmp_path / "index.json"
+    path.write_text(json.dumps({"calibration": {
+        "min_prob": 0.97, "min_prob_pair": 0.99, "temperature": 1.5,
+        "suit_min_prob": [0.9, 0.91, 0.92, 0.99], "suit_min_prob_pair": [0.9, 0.9, 0.9, 0.999],
+        "unknown_field": 3}}))
+    cal = Calibration.from_json(path)
+    assert cal.suit_min_prob == (0.9, 0.91, 0.92, 0.99)
+    assert cal.suit_bar("S", pooled=True) == 0.999 and cal.suit_bar("D", pooled=False) == 0.91
+    # an older index.json without suit bars: suits face the rank bars
+    path.write_text(json.dumps({"calibration": {"min_prob": 0.97, "min_prob_pair": 0.99}}))
+    old = Calibration.from_json(path)
+    assert old.suit_bar("S", pooled=False) == 0.97 and old.suit_bar("H", pooled=True) == 0.99

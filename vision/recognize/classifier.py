@@ -45,13 +45,19 @@ class Calibration:
 
     The network's logits are divided by `temperature` (fitted on the calibration
     decks) before the softmax. A card read from one corner is accepted when its rank
-    and suit probabilities both reach `min_prob`. Two agreeing corners are two looks at
-    the same index, so their evidence multiplies (`joint_prob`): the card is accepted
-    when the joint rank and suit probabilities reach `min_prob_pair`. In both cases the
-    "not an index" probability must stay below `max_none` and no visible corner may
-    disagree confidently (> `disagree_prob`). Enrolled decks are accepted when the
-    cosine similarity to the best template reaches `min_similarity` and beats the best
-    other card by `min_margin`.
+    probability reaches `min_prob` and its suit probability the suit's bar. Two
+    agreeing corners are two looks at the same index, so their evidence multiplies
+    (`joint_prob`): the joint rank probability must reach `min_prob_pair`, the joint
+    suit probability the suit's pair bar. In both cases the "not an index" probability
+    must stay below `max_none` and no visible corner may disagree confidently
+    (> `disagree_prob`). Enrolled decks are accepted when the cosine similarity to the
+    best template reaches `min_similarity` and beats the best other card by
+    `min_margin`.
+
+    Suit bars are per suit read (`suit_min_prob`, `suit_min_prob_pair`, in SUITS
+    order; empty = the rank bars) because the network's suit mistakes are lopsided:
+    on unfamiliar decks clubs are read as spades with near-certainty while nothing is
+    read as a heart that is not one, so "spade" needs far more evidence than "heart".
     """
 
     min_prob: float = 0.9
@@ -61,14 +67,25 @@ class Calibration:
     min_similarity: float = 0.8
     min_margin: float = 0.05
     temperature: float = 1.0
+    suit_min_prob: tuple[float, ...] = ()  # per suit (SUITS order) for one corner
+    suit_min_prob_pair: tuple[float, ...] = ()  # per suit, on two pooled corners
+
+    def suit_bar(self, suit: str, pooled: bool) -> float:
+        """The probability the suit `suit` must reach (pooled: two agreeing corners)."""
+        bars = self.suit_min_prob_pair if pooled else self.suit_min_prob
+        if bars:
+            return bars[SUITS.index(suit)]
+        return self.min_prob_pair if pooled else self.min_prob
 
     @classmethod
     def from_json(cls, path: Path) -> Calibration:
         if not path.is_file():
             return cls()
         data = json.loads(path.read_text())
-        fields = {k: float(v) for k, v in data.get("calibration", {}).items()
-                  if k in cls.__dataclass_fields__}
+        fields: dict[str, Any] = {}
+        for k, v in data.get("calibration", {}).items():
+            if k in cls.__dataclass_fields__:
+                fields[k] = tuple(float(x) for x in v) if isinstance(v, list) else float(v)
         return cls(**fields)
 
 
@@ -217,10 +234,10 @@ def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
 
     A corner that sees "not an index" (covered, glare) neither votes for nor against;
     two corners that read different cards make the whole card unreadable. Agreeing
-    corners pool their evidence (`joint_prob`) and face `min_prob_pair`; a lone corner
-    faces `min_prob`. The verdict's confidence is the pooled min(rank, suit)
-    probability. Readings from an enrolled deck were already thresholded (by
-    similarity) per corner.
+    corners pool their evidence (`joint_prob`) and face the pair bars, a lone corner
+    the single ones (`Calibration`: a rank bar and per-suit bars). The verdict's
+    confidence is the pooled min(rank, suit) probability. Readings from an enrolled
+    deck were already thresholded (by similarity) per corner.
     """
     if enrolled:
         calib = Calibration(min_prob=0.0, min_prob_pair=0.0, max_none=1.0, disagree_prob=0.0)
@@ -238,9 +255,10 @@ def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
     conf = min(rank_p, suit_p)
     if enrolled:
         conf = float(np.mean([r.confidence for r in agree]))
-    need = calib.min_prob_pair if len(agree) >= 2 else calib.min_prob
+    pooled = len(agree) >= 2
+    need = calib.min_prob_pair if pooled else calib.min_prob
     rank = best.rank if rank_p >= need else None
-    suit = best.suit if suit_p >= need else None
+    suit = best.suit if suit_p >= calib.suit_bar(best.suit, pooled) else None
     if rank is None or suit is None or none_p > calib.max_none:
         return CardReading(None, 0.0, rank, suit)
     return CardReading(f"{rank}{suit}", conf, rank, suit)
