@@ -17,7 +17,8 @@ from vision.detect import kernels, select
 
 KERNELS = (kernels.select_side_points, kernels.cross_sides, kernels.mark_inside,
            kernels.polish_sides, kernels.paper_share_bgr, kernels.outline_flags,
-           kernels.outline_polarity, kernels.cover_outlines)
+           kernels.outline_polarity, kernels.cover_outlines, kernels.corner_overshoot,
+           kernels.table_share)
 
 
 @pytest.mark.skipif(not kernels.COMPILED, reason="numba missing or CARDTABLE_NO_JIT set")

@@ -74,6 +74,25 @@ def test_outline_flags_and_polarity_equal_numpy(ev: Evidence, monkeypatch: pytes
     assert pts.shape == (len(quads), 4 * n, 2)
 
 
+def test_overshoot_and_table_like_equal_numpy(ev: Evidence,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(9)
+    quads = _quads(ev, rng)
+    over = select.overshoot(ev, quads)
+    over_plain = _plain(monkeypatch, select.overshoot, ev, quads)
+    assert 5 < len(set(over_plain.tolist())) and (over_plain == 0).any()
+    np.testing.assert_array_equal(over, over_plain)
+    # table_like with no, one and several quads lying on it (their points left out).
+    got, want = [], []
+    for k, q in enumerate(quads):
+        covered = [quads[j] for j in rng.choice(len(quads), k % 4, replace=False)]
+        covered += [q + rng.normal(0, 8.0, (4, 2)).astype(np.float32)] if k % 5 == 0 else []
+        got.append(select.table_like(ev, q, covered))
+        want.append(_plain(monkeypatch, select.table_like, ev, q, covered))
+    assert 10 < sum(want) < len(want) - 10
+    assert got == want
+
+
 def test_score_many_equals_numpy(ev: Evidence, monkeypatch: pytest.MonkeyPatch) -> None:
     quads = list(_quads(ev, np.random.default_rng(5)))
     a = select.score_many(ev, quads)

@@ -414,3 +414,79 @@ def cover_outlines(quads: np.ndarray, t: np.ndarray, u: np.ndarray, lines: np.nd
         n_on[a] = no
         pol_sum[a] = ps
         pol_n[a] = pn
+
+
+@_compiled("void(uint8[:, ::1], float32[:, :, ::1], float32[:, :, ::1], float32[:, ::1],"
+           " int64[:, ::1], int64[:, ::1], float64[::1])")
+def corner_overshoot(bits: np.ndarray, quads: np.ndarray, u: np.ndarray, steps: np.ndarray,
+                     masks: np.ndarray, across: np.ndarray, out: np.ndarray) -> None:
+    """For select.overshoot: at the points steps[a, j] past both ends of each side s
+    of quad a along its direction u[a, s] (single precision, as numpy), the share
+    with an edge along the side (a bit of masks[a, s]) less the share with one
+    across it (across[a, s]), clipped to [0, 1], into out[a]."""
+    rows, cols = bits.shape
+    m = steps.shape[1]
+    total = 8 * m
+    for a in range(quads.shape[0]):
+        n_on = 0
+        n_off = 0
+        for s in range(4):
+            e = (s + 1) % 4
+            ux, uy = u[a, s, 0], u[a, s, 1]
+            for j in range(m):
+                st = steps[a, j]
+                for end in range(2):
+                    if end == 0:  # before the side's first corner
+                        x = quads[a, s, 0] - ux * st
+                        y = quads[a, s, 1] - uy * st
+                    else:  # past its second
+                        x = quads[a, e, 0] + ux * st
+                        y = quads[a, e, 1] + uy * st
+                    r, c = _pixel(x, y, rows, cols)
+                    v = np.int64(bits[r, c]) if r >= 0 else np.int64(0)
+                    if v & masks[a, s]:
+                        n_on += 1
+                    if v & across[a, s]:
+                        n_off += 1
+        out[a] = min(max(n_on / total - n_off / total, 0.0), 1.0)
+
+
+@_compiled("boolean(uint8[:, :, ::1], float32[:, ::1], float32[::1], float32[::1],"
+           " float32[:, :, ::1], float32[::1])")
+def table_share(color: np.ndarray, q: np.ndarray, f: np.ndarray, g: np.ndarray,
+                lines: np.ndarray, table: np.ndarray) -> bool:
+    """For select.table_like: of the grid points of quad q (bilinear at fractions f
+    both ways, g = 1 - f, single precision in numpy's order) not inside any quad of
+    `lines` (side tests as mark_inside), do at least 60% show the table's colour
+    (BGR within 40 of `table`, nearest pixel)? False with fewer than 4 such points."""
+    rows, cols = color.shape[0], color.shape[1]
+    k = f.shape[0]
+    n = 0
+    near = 0
+    for i in range(k):  # v (rows of the grid)
+        for j in range(k):  # u
+            x = (q[0, 0] * g[j] * g[i] + q[1, 0] * f[j] * g[i]
+                 + q[2, 0] * f[j] * f[i] + q[3, 0] * g[j] * f[i])
+            y = (q[0, 1] * g[j] * g[i] + q[1, 1] * f[j] * g[i]
+                 + q[2, 1] * f[j] * f[i] + q[3, 1] * g[j] * f[i])
+            hidden = False
+            for a in range(lines.shape[0]):
+                inside = True
+                for b in range(4):
+                    if not (lines[a, b, 0] * y - lines[a, b, 1] * x > lines[a, b, 2]):
+                        inside = False
+                        break
+                if inside:
+                    hidden = True
+                    break
+            if hidden:
+                continue
+            n += 1
+            r, c = _pixel(x, y, rows, cols)
+            dist = np.float32(0.0)
+            for ch in range(3):
+                v = np.float32(color[r, c, ch]) if r >= 0 else np.float32(0.0)
+                dist += abs(v - table[ch])
+            if dist < 40.0:
+                near += 1
+    return n >= 4 and near / n >= 0.6

@@ -48,14 +48,14 @@ def outline_flags(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.
     """The flags of `outline_on` (H, 4*n) without the points: whether an edge runs
     along each side at its sample points. Compiled where numba is (score_many asks
     for a few hundred outlines a frame), else the numpy lookup, same flags."""
-    quads = np.ascontiguousarray(quads, dtype=np.float32)
     h = len(quads)
     d = quads[:, [1, 2, 3, 0]] - quads
     masks = side_masks(np.degrees(np.arctan2(d[..., 1], d[..., 0])))  # (H, 4)
-    if kernels.COMPILED:
+    if _compiled(quads):
         t = _SIDE_T if n == SIDE_SAMPLES else _side_t(n)
         on = np.empty((h, 4 * n), dtype=bool)
-        kernels.outline_flags(np.ascontiguousarray(ev.bits, dtype=np.uint8), quads, t, 1 - t,
+        kernels.outline_flags(np.ascontiguousarray(ev.bits, dtype=np.uint8),
+                              np.ascontiguousarray(quads), t, 1 - t,
                               np.ascontiguousarray(masks, dtype=np.int64), on)
         return on
     pts = outline_points(quads, n)  # (H, 4, n, 2)
@@ -64,6 +64,12 @@ def outline_flags(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.
     vi = np.where(ok, v, 0).astype(np.int64)
     on = ok & ((vi & masks[:, :, None]) != 0)
     return on.reshape(h, 4 * n)
+
+
+def _compiled(quads: np.ndarray) -> bool:
+    """Whether the compiled kernel may take these quads: they run in single
+    precision, as numpy does on float32 quads (the detector's), not on others."""
+    return kernels.COMPILED and quads.dtype == np.float32
 
 
 def _side_t(n: int) -> np.ndarray:
@@ -81,11 +87,20 @@ def outline_points(quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarray:
     return g.lerp_points(quads, quads[:, [1, 2, 3, 0]], t)
 
 
+#: Where table_like looks inside a quad (fractions both ways).
+_TABLE_GRID = np.linspace(0.15, 0.85, 6, dtype=np.float32)
+
+
 def table_like(ev: Evidence, q: np.ndarray, covered: list[np.ndarray]) -> bool:
     """Does the part of `q` not under `covered` look like bare table? (A partly
     covered card shows card there; a quad pieced together from other cards'
     borders and wood grain shows table.)"""
-    u = np.linspace(0.15, 0.85, 6, dtype=np.float32)
+    if _compiled(q):
+        lines = quad_lines(covered, 2.0) if covered else np.zeros((0, 4, 3), dtype=np.float32)
+        return bool(kernels.table_share(
+            np.ascontiguousarray(ev.color, dtype=np.uint8), np.ascontiguousarray(q, dtype=np.float32),
+            _TABLE_GRID, 1 - _TABLE_GRID, lines, np.ascontiguousarray(ev.table, dtype=np.float32)))
+    u = _TABLE_GRID
     uu, vv = np.meshgrid(u, u)
     uu, vv = uu.ravel()[:, None], vv.ravel()[:, None]
     pts = (q[0] * (1 - uu) * (1 - vv) + q[1] * uu * (1 - vv)
@@ -112,7 +127,7 @@ def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarr
     d = quads[:, [1, 2, 3, 0]] - quads
     nrm = np.stack([-d[..., 1], d[..., 0]], axis=-1)
     nrm = nrm / (g.lengths(nrm)[..., None] + 1e-9)  # inwards, (H, 4, 2)
-    if kernels.COMPILED:
+    if _compiled(quads):
         t = _SIDE_T if n == SIDE_SAMPLES else _side_t(n)
         out = np.empty((len(quads), 4 * n), dtype=np.int8)
         kernels.outline_polarity(
@@ -143,19 +158,28 @@ def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     # Past the rounding of a card's corner (a few % of its width) and out to a
     # quarter of its width.
     fr = np.array([0.1, 0.17, 0.24], dtype=np.float32)
-    steps = np.maximum(3.0, short[:, None] * fr[None, :])[:, None, :, None]
-    past_b = b[:, :, None, :] + u[:, :, None, :] * steps
-    past_a = a[:, :, None, :] - u[:, :, None, :] * steps
-    pts = np.concatenate([past_a, past_b], axis=2)  # (H, 4, 6, 2)
+    steps = np.maximum(3.0, short[:, None] * fr[None, :])
     ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
     masks = side_masks(ang)
     across = side_masks(ang + 90.0)
+    h = len(quads)
+    if _compiled(quads):
+        out = np.empty(h, dtype=np.float64)
+        kernels.corner_overshoot(
+            np.ascontiguousarray(ev.bits, dtype=np.uint8), np.ascontiguousarray(a, dtype=np.float32),
+            np.ascontiguousarray(u, dtype=np.float32), np.ascontiguousarray(steps, dtype=np.float32),
+            np.ascontiguousarray(masks, dtype=np.int64), np.ascontiguousarray(across, dtype=np.int64),
+            out)
+        return out
+    steps = steps[:, None, :, None]
+    past_b = b[:, :, None, :] + u[:, :, None, :] * steps
+    past_a = a[:, :, None, :] - u[:, :, None, :] * steps
+    pts = np.concatenate([past_a, past_b], axis=2)  # (H, 4, 6, 2)
     v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
     on = (v & masks[:, :, None]) != 0
     # Texture (carpet, wood grain) has edges every way: count only the excess of
     # edges running along the side over edges running across it.
     off = (v & across[:, :, None]) != 0
-    h = len(quads)
     return np.clip(on.reshape(h, -1).mean(axis=1) - off.reshape(h, -1).mean(axis=1), 0.0, 1.0)
 
 
