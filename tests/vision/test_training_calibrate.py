@@ -8,6 +8,8 @@ import pytest
 from vision.recognize.classifier import Calibration, Reading
 from vision.training.calibrate import (
     GRID,
+    MIN_BAR,
+    Bars,
     CalCard,
     cards_from_photos,
     cards_from_views,
@@ -15,6 +17,7 @@ from vision.training.calibrate import (
     fit_temperature,
     verdicts,
 )
+from vision.types import SUITS
 
 
 def rd(rank: str, suit: str, p: float) -> Reading:
@@ -46,11 +49,11 @@ def test_thresholds_keep_wrong_cards_under_target_and_pool_pairs():
     reads, cards = _data()
     v = verdicts(reads, cards, Calibration(max_none=0.3, disagree_prob=0.5))
     assert v.pooled.sum() == 506
-    assert v.score[v.pooled].max() == pytest.approx(81 / 82)  # pooled, not averaged
-    single, pair = choose_thresholds(v, target=0.001)
-    assert 0.90 < single <= 0.96
-    assert 81 / 82 >= pair > 0.64 / (0.64 + 0.04)
-    rates = v.rates(single, pair)
+    assert v.rank_score[v.pooled].max() == pytest.approx(81 / 82)  # pooled, not averaged
+    bars = choose_thresholds(v, target=0.001, floor=0.5)
+    assert 0.90 < bars.rank_single <= 0.96
+    assert 81 / 82 >= bars.rank_pair > 0.64 / (0.64 + 0.04)
+    rates = v.rates(bars)
     assert rates["wrong"] <= 0.001
     # every right card is read: singles at 0.96 and the pooled pairs at 0.988
     assert rates["accuracy"] == pytest.approx(2500 / 2526)
@@ -62,9 +65,61 @@ def test_one_wrong_real_rank_raises_the_bar():
     syn = verdicts(reads, cards, cal)
     real_reads = [rd("9", "C", 0.97), rd("10", "H", 0.99)]
     real = verdicts(real_reads, [CalCard((0,), "6"), CalCard((1,), "10")], cal)
-    single, _ = choose_thresholds(syn, real, target=0.001)
-    assert single > 0.97  # the wrong 9 for a 6 must not be read
-    assert real.rates(single, 1.0)["wrong_cards"] == 0
+    bars = choose_thresholds(syn, real, target=0.001, floor=0.5)
+    # the wrong 9 for a 6 must not be read: its rank or its suit (clubs) bar is above it
+    assert bars.rank_single > 0.97 or bars.suit_single[SUITS.index("C")] > 0.97
+    assert real.rates(bars)["wrong_cards"] == 0
+
+
+def _suits_data(wrong_as: str):
+    """1000 right single corners per suit at 0.95 (rank 0.999); 30 clubs read as
+    `wrong_as` at suit 0.97 (rank right, 0.999): the one confident suit confusion."""
+    reads: list[Reading] = []
+    cards: list[CalCard] = []
+    for suit in SUITS:
+        for _ in range(1000):
+            cards.append(CalCard((len(reads),), "7" + suit))
+            reads.append(Reading("7", suit, 0.95, 0.999, 0.95, 0.01))
+    for _ in range(30):
+        cards.append(CalCard((len(reads),), "7C"))
+        reads.append(Reading("7", wrong_as, 0.97, 0.999, 0.97, 0.01))
+    return verdicts(reads, cards, Calibration(max_none=0.3, disagree_prob=0.5))
+
+
+def test_each_suit_gets_its_own_bar_from_the_calibration_data():
+    v = _suits_data("S")
+    bars = choose_thresholds(v, target=0.001)
+    s = {suit: bars.suit_single[SUITS.index(suit)] for suit in SUITS}
+    assert s["S"] > 0.97  # spades: clubs read as spades at 0.97 must not pass
+    assert s["C"] <= 0.95 and s["D"] <= 0.95 and s["H"] <= 0.95  # nothing to fear there
+    assert bars.rank_single <= 0.999  # ranks (all right at 0.999) pass
+    assert v.rates(bars)["wrong_cards"] == 0
+    assert v.rates(bars)["accuracy"] == pytest.approx(3000 / 4030)
+    # the same confusion into hearts moves the strict bar to hearts
+    w = _suits_data("H")
+    bars_h = choose_thresholds(w, target=0.001)
+    assert bars_h.suit_single[SUITS.index("H")] > 0.97
+    assert bars_h.suit_single[SUITS.index("S")] <= 0.95
+    # one flat bar for all (the old rule) would have abstained on every card
+    assert v.rates(Bars.flat(0.975, 0.975))["accuracy"] == 0.0
+
+
+def test_no_bar_goes_below_the_floor():
+    reads = [Reading("7", s, 0.6, 0.6, 0.6, 0.01) for s in SUITS]
+    cards = [CalCard((i,), "7" + s) for i, s in enumerate(SUITS)]
+    v = verdicts(reads, cards, Calibration(max_none=0.3, disagree_prob=0.5))
+    bars = choose_thresholds(v, target=0.001)
+    assert bars.vector().min() >= MIN_BAR  # all right, yet 0.6 is never enough
+    assert v.rates(bars)["accuracy"] == 0.0
+    assert choose_thresholds(v, target=0.001, floor=0.5).vector().max() <= 0.6
+
+
+def test_bars_round_trip_through_the_calibration():
+    bars = Bars(0.95, 0.99, (0.9, 0.91, 0.92, 0.99), (0.93, 0.94, 0.95, 0.999))
+    assert Bars.from_vector(bars.vector()) == bars
+    cal = bars.apply(Calibration())
+    assert (cal.min_prob, cal.min_prob_pair) == (0.95, 0.99)
+    assert cal.suit_bar("S", pooled=True) == 0.999 and cal.suit_bar("C", pooled=False) == 0.9
 
 
 def test_cards_from_views_pair_consecutive_corners():
