@@ -69,6 +69,10 @@ def test_outline_flags_and_polarity_equal_numpy(ev: Evidence, monkeypatch: pytes
     pol_plain = _plain(monkeypatch, select.polarity, ev, quads, n)
     assert (pol_plain == 1).any() and (pol_plain == -1).any()
     np.testing.assert_array_equal(pol, pol_plain)
+    # Only where asked (choose: the points on an edge), 0 elsewhere.
+    pol_on = select.polarity(ev, quads, n, where=on)
+    np.testing.assert_array_equal(pol_on, np.where(on, pol_plain, 0))
+    np.testing.assert_array_equal(pol_on, _plain(monkeypatch, select.polarity, ev, quads, n, where=on))
     pts, on2 = select.outline_on(ev, quads, n)
     np.testing.assert_array_equal(on2, on)
     assert pts.shape == (len(quads), 4 * n, 2)

@@ -343,12 +343,13 @@ def outline_flags(bits: np.ndarray, quads: np.ndarray, t: np.ndarray, u: np.ndar
 
 
 @_compiled("void(float32[:, ::1], float32[:, ::1], float32[:, :, ::1], float32[::1], float32[::1],"
-           " float32[:, :, ::1], int8[:, ::1])")
+           " float32[:, :, ::1], boolean[:, ::1], int8[:, ::1])")
 def outline_polarity(gx: np.ndarray, gy: np.ndarray, quads: np.ndarray, t: np.ndarray,
-                     u: np.ndarray, nrm: np.ndarray, out: np.ndarray) -> None:
+                     u: np.ndarray, nrm: np.ndarray, where: np.ndarray, out: np.ndarray) -> None:
     """For select.polarity: at the outline points of outline_flags, the sign of the
     gradient (nearest pixel of gx, gy) along the inward normal nrm[a, s] of the side,
-    +1 above 15, -1 below -15, else 0 (single precision, as numpy)."""
+    +1 above 15, -1 below -15, else 0 (single precision, as numpy); 0 where `where`
+    is False (points the caller ignores: no gradient read)."""
     rows, cols = gx.shape
     n = t.shape[0]
     for a in range(quads.shape[0]):
@@ -357,6 +358,9 @@ def outline_polarity(gx: np.ndarray, gy: np.ndarray, quads: np.ndarray, t: np.nd
             ax, ay, bx, by = quads[a, s, 0], quads[a, s, 1], quads[a, e, 0], quads[a, e, 1]
             nx, ny = nrm[a, s, 0], nrm[a, s, 1]
             for i in range(n):
+                if not where[a, s * n + i]:
+                    out[a, s * n + i] = 0
+                    continue
                 r, c = _pixel(ax * u[i] + bx * t[i], ay * u[i] + by * t[i], rows, cols)
                 vx = gx[r, c] if r >= 0 else np.float32(0.0)
                 vy = gy[r, c] if r >= 0 else np.float32(0.0)
@@ -490,3 +494,30 @@ def table_share(color: np.ndarray, q: np.ndarray, f: np.ndarray, g: np.ndarray,
             if dist < 40.0:
                 near += 1
     return n >= 4 and near / n >= 0.6
+
+
+@_compiled("boolean(int64[::1], int64[::1], int64[::1], int64[::1], boolean[::1], float64[::1],"
+           " float64[::1], int64, float64, float64, float64[::1], float64[::1], boolean[::1],"
+           " boolean[::1])")
+def outline_state(n_vis: np.ndarray, n_on: np.ndarray, pol_sum: np.ndarray, pol_n: np.ndarray,
+                  alive: np.ndarray, over: np.ndarray, side_min: np.ndarray, p_n: int,
+                  min_visible: float, min_support: float, vis_frac: np.ndarray, sup: np.ndarray,
+                  ok: np.ndarray, whole: np.ndarray) -> bool:
+    """For select.choose, once per card chosen: from the tallies, each outline's
+    share in view (vis_frac) and edge support of that (sup), whether it may still be
+    chosen (ok: alive, enough in view and supported, corners that end, one
+    brightness step) and whether it is seen whole (before the seam test). Returns
+    whether any is ok. (The same double-precision divisions as numpy's.)"""
+    found = False
+    for a in range(n_vis.shape[0]):
+        vf = n_vis[a] / p_n
+        sp = n_on[a] / max(n_vis[a], 1)
+        agree = abs(pol_sum[a]) / max(pol_n[a], 1)
+        vis_frac[a] = vf
+        sup[a] = sp
+        good = (alive[a] and vf >= min_visible and sp >= min_support and over[a] < 0.3
+                and agree >= 0.5)
+        ok[a] = good
+        whole[a] = good and vf >= 0.97 and sp >= 0.85 and side_min[a] >= 0.7
+        found = found or good
+    return found

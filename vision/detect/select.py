@@ -10,13 +10,13 @@ middle, which no real card shows.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect import kernels
-from vision.detect import prune
+from vision.detect import kernels, prune
 from vision.detect.blank import looks_blank
 from vision.detect.evidence import Evidence, sample, side_masks
 from vision.detect.seams import SeamCache
@@ -116,9 +116,11 @@ def table_like(ev: Evidence, q: np.ndarray, covered: list[np.ndarray]) -> bool:
     return float(np.mean(dist < 40.0)) >= 0.6
 
 
-def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarray:
+def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES,
+             where: np.ndarray | None = None) -> np.ndarray:
     """At the points of `outline_on`, the sign of the brightness step across the
-    border (+1 brighter inside, -1 darker inside, 0 no clear step), (H, 4*n) int8.
+    border (+1 brighter inside, -1 darker inside, 0 no clear step), (H, 4*n) int8;
+    0 where `where` (H, 4*n) is False (choose counts only points on an edge).
 
     A card differs from the table in one way all round its border (white paper on
     dark cloth, a dark back on a light one); a quad whose sides merely follow wood
@@ -130,17 +132,19 @@ def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES) -> np.ndarr
     if _compiled(quads):
         t = _SIDE_T if n == SIDE_SAMPLES else _side_t(n)
         out = np.empty((len(quads), 4 * n), dtype=np.int8)
+        mask = np.ones(out.shape, dtype=bool) if where is None else np.ascontiguousarray(where, dtype=bool)
         kernels.outline_polarity(
             np.ascontiguousarray(ev.gx, dtype=np.float32), np.ascontiguousarray(ev.gy, dtype=np.float32),
             np.ascontiguousarray(quads, dtype=np.float32), t, 1 - t,
-            np.ascontiguousarray(nrm, dtype=np.float32), out)
+            np.ascontiguousarray(nrm, dtype=np.float32), mask, out)
         return out
     pts = outline_points(quads, n).reshape(-1, 2)
     gx = sample(ev.gx, pts).reshape(len(quads), 4, n)
     gy = sample(ev.gy, pts).reshape(len(quads), 4, n)
     step = gx * nrm[:, :, None, 0] + gy * nrm[:, :, None, 1]
     sgn = np.where(step > 15.0, 1, np.where(step < -15.0, -1, 0)).astype(np.int8)
-    return sgn.reshape(len(quads), 4 * n)
+    sgn = sgn.reshape(len(quads), 4 * n)
+    return sgn if where is None else np.where(where, sgn, 0).astype(np.int8)
 
 
 def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
@@ -187,7 +191,8 @@ def score_many(ev: Evidence, quads: list[np.ndarray]) -> list[Scored]:
     """Edge support of many quads at once (one vectorised lookup)."""
     if not quads:
         return []
-    arr = np.stack(quads).astype(np.float32)  # (H, 4, 2)
+    # np.array, not np.stack: the same array, without stack's per-item calls.
+    arr = np.array(quads, dtype=np.float32)  # (H, 4, 2)
     on = outline_flags(ev, arr)
     per_side = on.reshape(len(arr), 4, -1).mean(axis=2)
     sup = per_side.mean(axis=1)
@@ -213,9 +218,10 @@ def quad_lines(quads: list[np.ndarray], margin: float) -> np.ndarray:
     (ex, ey, c) of lines[a]."""
     rows = []
     for q in quads:
+        c = np.asarray(q).tolist()  # plain floats: the same figures, fast to index
         for i in range(4):
-            ax, ay = float(q[i][0]), float(q[i][1])
-            ex, ey = float(q[(i + 1) % 4][0]) - ax, float(q[(i + 1) % 4][1]) - ay
+            ax, ay = float(c[i][0]), float(c[i][1])
+            ex, ey = float(c[(i + 1) % 4][0]) - ax, float(c[(i + 1) % 4][1]) - ay
             n = (ex * ex + ey * ey) ** 0.5 + 1e-9
             # For a clockwise quad (y down) the inside is where cross(e, p - a) >= 0;
             # as a line test: ex*py - ey*px > c (compared in single precision).
@@ -234,7 +240,7 @@ def dedupe(hyps: list[Scored], grid: float = 4.0) -> list[Scored]:
     """Drop near-identical hypotheses (many guesses snap onto the same card)."""
     if len(hyps) < 2:
         return list(hyps)
-    keys = np.rint(np.stack([s.quad for s in hyps]).reshape(len(hyps), 8) / grid).astype(np.int32)
+    keys = np.rint(np.array([s.quad for s in hyps]).reshape(len(hyps), 8) / grid).astype(np.int32)
     order = np.argsort([-s.support for s in hyps], kind="stable")
     return [hyps[i] for i in first_per_key(keys, order)]
 
@@ -292,17 +298,16 @@ def choose(
         return []
     # One seam cache: the seams drop_inner works out are asked for again below.
     before = pool
-    seams_before = SeamCache(ev, np.stack([s.quad for s in before]).astype(np.float32))
+    seams_before = SeamCache(ev, np.array([s.quad for s in before], dtype=np.float32))
     pool = prune.drop_inner(ev, before, seams=seams_before)
     if not pool:
         return []
-    quads = np.stack([s.quad for s in pool]).astype(np.float32)  # (H, 4, 2)
+    quads = np.array([s.quad for s in pool], dtype=np.float32)  # (H, 4, 2)
     flags = [s.on for s in pool]
     if all(f is not None for f in flags):  # scored by score_many: sampled already
-        on = np.stack(flags)  # type: ignore[arg-type]
+        on = np.array(flags, dtype=bool)
     else:
         on = outline_flags(ev, quads)
-    pol = polarity(ev, quads)
     h_n, p_n = on.shape
     # The compiled update works the outline points out again where it needs them.
     pts = None if kernels.COMPILED else outline_points(quads).reshape(h_n, p_n, 2)
@@ -321,7 +326,7 @@ def choose(
     alive = np.ones(h_n, dtype=bool)
     # Per-hypothesis tallies over its visible outline points, updated only for the
     # hypotheses a newly chosen card covers (the rest do not change).
-    signed_on = np.where(on, pol, 0).astype(np.int8)
+    signed_on = polarity(ev, quads, where=on)  # signs of the points on an edge
     n_vis = np.full(h_n, p_n, dtype=np.int64)
     n_on = on.sum(axis=1)
     pol_sum = signed_on.sum(axis=1)
@@ -331,18 +336,25 @@ def choose(
     chosen: list[Chosen] = []
     chosen_area: list[float] = []
     chosen_idx: list[int] = []
+    vis_frac, sup = np.empty(h_n), np.empty(h_n)
+    ok, whole = np.empty(h_n, dtype=bool), np.empty(h_n, dtype=bool)
     while len(chosen) < max_cards and alive.any():
-        vis_frac = n_vis / p_n
-        sup = n_on / np.maximum(n_vis, 1)
         # Straight edges running on past (nearly) every corner: a cell of a
         # checked or striped cloth, not a card (whose corners are rounded ends).
         # And one brightness step all round (see polarity), not texture.
-        agree = np.abs(pol_sum) / np.maximum(pol_n, 1)
-        ok = alive & (vis_frac >= min_visible) & (sup >= min_support) & (over < 0.3)
-        ok &= agree >= 0.5
-        if not ok.any():
-            break
-        whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
+        if pts is None:  # compiled: the same figures in one pass
+            if not kernels.outline_state(n_vis, n_on, pol_sum, pol_n, alive, over, side_min, p_n,
+                                         min_visible, min_support, vis_frac, sup, ok, whole):
+                break
+        else:
+            vis_frac = n_vis / p_n
+            sup = n_on / np.maximum(n_vis, 1)
+            agree = np.abs(pol_sum) / np.maximum(pol_n, 1)
+            ok = alive & (vis_frac >= min_visible) & (sup >= min_support) & (over < 0.3)
+            ok &= agree >= 0.5
+            if not ok.any():
+                break
+            whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
         whole &= ~seam.crossed(whole)
         if whole.any():
             # Best outline first, where an outline whose corners do not end (its
@@ -350,7 +362,9 @@ def choose(
             # less; among equals the larger (a card before a frame printed in it).
             cand = np.flatnonzero(whole)
             if whole_dims:  # and no fragments: cards are all of a size
-                typical = float(np.median([s * l for s, l in whole_dims]))
+                # statistics.median: np.median's figure (middle, or mean of the two
+                # middle ones), without its dozen array calls.
+                typical = float(statistics.median([s * l for s, l in whole_dims]))
                 cand = cand[areas[cand] >= 0.4 * typical]
                 if not len(cand):
                     alive[whole] = False
