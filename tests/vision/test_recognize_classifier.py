@@ -79,3 +79,24 @@ def test_a_card_reads_the_same_from_either_corner(clf):
         b = clf.read_card(image, np.roll(q, 2, axis=0))  # start at the other corner
         assert a.card == b.card
         assert a.card in (None, t.card)
+
+
+def test_a_card_short_of_the_bars_gets_a_second_look_with_its_own_bars():
+    from dataclasses import replace
+
+    from vision.recognize.classifier import Calibration
+
+    clf = IndexClassifier.load()
+    rng = np.random.default_rng(5)
+    spec = scene.random_scene_spec(rng, heldout_decks()[:1], 2, overlap=0.0,
+                                   face_down=0.0, effects=0.2)
+    image, truth = scene.render_scene(spec, rng)
+    never = Calibration(min_prob=1.1, min_prob_pair=1.1, temperature=clf.calibration.temperature)
+    easy = Calibration(min_prob=0.0, min_prob_pair=0.0)
+    clf.calibration = never  # no second look: nothing passes
+    assert [clf.read_card(image, t.corners).card for t in truth] == [None, None]
+    clf.calibration = replace(never, second_look=easy)
+    got = [clf.read_card(image, t.corners).card for t in truth]
+    assert got == [t.card for t in truth]  # the second look reads them, right
+    clf.calibration = replace(never, second_look=never)
+    assert [clf.read_card(image, t.corners).card for t in truth] == [None, None]

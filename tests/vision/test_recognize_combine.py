@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from vision.recognize.classifier import Calibration, Reading, combine, joint_prob
+from vision.recognize.classifier import (
+    Calibration,
+    Reading,
+    combine,
+    joint_prob,
+    least_reading,
+    look_quads,
+)
+from vision.types import RANKS, SUITS
 
 CAL = Calibration(min_prob=0.9, max_none=0.3, disagree_prob=0.5)
 
@@ -116,3 +125,47 @@ def test_calibration_reads_per_suit_bars_from_json(tmp_path):
     path.write_text(json.dumps({"calibration": {"min_prob": 0.97, "min_prob_pair": 0.99}}))
     old = Calibration.from_json(path)
     assert old.suit_bar("S", pooled=False) == 0.97 and old.suit_bar("H", pooled=True) == 0.99
+
+
+def _rows(*probs_of_class: float, cls: int, n: int) -> np.ndarray:
+    """Probability rows (one per cut) giving class `cls` the listed probabilities,
+    the rest spread over the other classes."""
+    rows = []
+    for p in probs_of_class:
+        row = np.full(n, (1 - p) / (n - 1))
+        row[cls] = p
+        rows.append(row)
+    return np.array(rows)
+
+
+def test_least_reading_keeps_the_first_cuts_class_at_its_least_probability():
+    rank = _rows(0.95, 0.99, 0.90, cls=RANKS.index("Q"), n=14)
+    suit = _rows(0.97, 0.93, 0.99, cls=SUITS.index("H"), n=5)
+    got = least_reading(rank, suit)
+    assert (got.rank, got.suit) == ("Q", "H")
+    assert got.rank_prob == pytest.approx(0.90) and got.suit_prob == pytest.approx(0.93)
+    # a cut that reads another rank pulls the probability of the first one down
+    rank[2] = _rows(0.8, cls=RANKS.index("8"), n=14)[0]
+    assert least_reading(rank, suit).rank_prob == pytest.approx(0.2 / 13)
+    # "not an index" as the usual cut sees it beats a class the cuts doubt
+    none_first = _rows(0.6, 0.6, cls=13, n=14)
+    got = least_reading(none_first, _rows(0.9, 0.9, cls=0, n=5))
+    assert got.rank is None and got.none_prob == pytest.approx(0.6)
+
+
+def test_look_quads_scale_the_card_about_its_centre():
+    quad = np.float32([[10, 20], [110, 20], [110, 170], [10, 170]])
+    tight, loose = look_quads(quad, (0.9, 1.1))
+    assert tight.mean(axis=0) == pytest.approx(quad.mean(axis=0))
+    assert np.ptp(tight[:, 0]) == pytest.approx(90) and np.ptp(loose[:, 1]) == pytest.approx(165)
+
+
+def test_second_look_bars_round_trip_through_json(tmp_path):
+    import json
+
+    second = Calibration(min_prob=0.95, min_prob_pair=0.96, suit_min_prob=(0.9,) * 4)
+    cal = Calibration(min_prob=0.99, second_look=second)
+    path = tmp_path / "index.json"
+    path.write_text(json.dumps({"calibration": cal.to_dict()}))
+    back = Calibration.from_json(path)
+    assert back == cal and back.second_look == second and back.second_look.second_look is None

@@ -14,7 +14,7 @@ cards by nearest neighbour among its templates in the network's embedding space.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -69,6 +69,9 @@ class Calibration:
     temperature: float = 1.0
     suit_min_prob: tuple[float, ...] = ()  # per suit (SUITS order) for one corner
     suit_min_prob_pair: tuple[float, ...] = ()  # per suit, on two pooled corners
+    #: Bars for the second look (`IndexClassifier.look_again`) at a card the first did
+    #: not settle; None: no second look.
+    second_look: Calibration | None = None
 
     def suit_bar(self, suit: str, pooled: bool) -> float:
         """The probability the suit `suit` must reach (pooled: two agreeing corners)."""
@@ -81,12 +84,31 @@ class Calibration:
     def from_json(cls, path: Path) -> Calibration:
         if not path.is_file():
             return cls()
-        data = json.loads(path.read_text())
+        return cls.from_dict(json.loads(path.read_text()).get("calibration", {}))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Calibration:
+        """From index.json's "calibration" object (unknown keys ignored)."""
         fields: dict[str, Any] = {}
-        for k, v in data.get("calibration", {}).items():
-            if k in cls.__dataclass_fields__:
-                fields[k] = tuple(float(x) for x in v) if isinstance(v, list) else float(v)
+        for k, v in data.items():
+            if k not in cls.__dataclass_fields__:
+                continue
+            if k == "second_look":
+                fields[k] = None if v is None else cls.from_dict(v)
+            elif isinstance(v, list):
+                fields[k] = tuple(float(x) for x in v)
+            else:
+                fields[k] = float(v)
         return cls(**fields)
+
+    def to_dict(self) -> dict[str, Any]:
+        """For index.json (the inverse of `from_dict`)."""
+        out: dict[str, Any] = {}
+        for k in self.__dataclass_fields__:
+            v = getattr(self, k)
+            out[k] = v.to_dict() if isinstance(v, Calibration) else \
+                list(v) if isinstance(v, tuple) else v
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +217,45 @@ class IndexClassifier:
                 float(min(r[ri], s[si])), float(r[ri]), float(s[si]), none))
         return out
 
+    def classify_looks(self, looks: list[list[np.ndarray]]) -> list[Reading]:
+        """One Reading per corner from several cuts of it (the usual one first), all
+        classified in one call: see `least_reading`."""
+        pr, ps, _ = self.forward([p for cuts in looks for p in cuts])
+        out, i = [], 0
+        for cuts in looks:
+            out.append(least_reading(pr[i:i + len(cuts)], ps[i:i + len(cuts)]))
+            i += len(cuts)
+        return out
+
+    def wants_second_look(self, first: list[Reading]) -> bool:
+        """Whether a card whose corners read `first` and was not accepted deserves a
+        second look: one is calibrated, the deck is not enrolled, and the corners do
+        agree on a card (only its probability fell short)."""
+        cal = self.calibration
+        if cal.second_look is None or self.deck is not None:
+            return False
+        free = replace(cal, min_prob=0.0, min_prob_pair=0.0, suit_min_prob=(),
+                       suit_min_prob_pair=())
+        return combine(first, free).card is not None
+
+    def look_again(self, image: np.ndarray, quad: Quad | np.ndarray,
+                   visible: tuple[bool, ...], first: list[np.ndarray] | None = None
+                   ) -> CardReading:
+        """The verdict of a second look: each visible corner cut again from the quad
+        scaled by SECOND_LOOK_SCALES about its centre, read with `classify_looks` and
+        judged by the second-look bars (`Calibration.second_look`). `first`: the usual
+        cuts of the visible corners, when already at hand.
+        """
+        cal = self.calibration.second_look
+        if cal is None:
+            raise ValueError("this model's calibration has no second look")
+        cuts = [[p for p, v in zip(extract_index_patches(image, q), visible) if v]
+                for q in look_quads(quad)]
+        if first is None:
+            first = [p for p, v in zip(extract_index_patches(image, quad), visible) if v]
+        looks = [[p0, *(c[i] for c in cuts)] for i, p0 in enumerate(first)]
+        return combine(self.classify_looks(looks), cal)
+
     def _classify_enrolled(self, patches: list[np.ndarray]) -> list[Reading]:
         assert self.deck is not None
         _, _, emb = self.forward(patches)
@@ -206,12 +267,17 @@ class IndexClassifier:
 
         Both corner indices are cut and classified; corners marked not `visible` (e.g.
         covered by another card) are ignored. Accepted only if every usable corner
-        agrees and the calibrated thresholds are met, otherwise `card` is None.
+        agrees and the calibrated thresholds are met (at the first look or, when the
+        corners agreed but fell short, at the second: `look_again`), otherwise `card`
+        is None.
         """
         corners: Any = getattr(quad, "corners", quad)
-        patches = extract_index_patches(image, corners)
-        readings = self.classify([p for p, v in zip(patches, visible) if v])
-        return combine(readings, self.calibration, enrolled=self.deck is not None)
+        patches = [p for p, v in zip(extract_index_patches(image, corners), visible) if v]
+        readings = self.classify(patches)
+        verdict = combine(readings, self.calibration, enrolled=self.deck is not None)
+        if verdict.card is None and self.wants_second_look(readings):
+            return self.look_again(image, corners, visible, patches)
+        return verdict
 
 
 def joint_prob(probs: list[float]) -> float:
@@ -226,6 +292,37 @@ def joint_prob(probs: list[float]) -> float:
         p = min(max(p, 1e-7), 1 - 1e-7)
         log_odds += float(np.log(p / (1 - p)))
     return float(1.0 / (1.0 + np.exp(-log_odds)))
+
+
+#: The second look at a card the first did not settle: its quad scaled about its
+#: centre by these factors (the index crop a few per cent tighter and looser).
+SECOND_LOOK_SCALES: tuple[float, ...] = (0.97, 1.03)
+
+
+def look_quads(quad: Quad | np.ndarray, scales: tuple[float, ...] = SECOND_LOOK_SCALES
+               ) -> list[np.ndarray]:
+    """The card quad scaled about its centre by each of `scales` (float32 (4, 2))."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    return [((q - c) * s + c).astype(np.float32) for s in scales]
+
+
+def least_reading(rank_probs: np.ndarray, suit_probs: np.ndarray) -> Reading:
+    """One corner's Reading from several cuts of it (rows; the usual cut first).
+
+    The class is what the first cut reads; its probability is the least any cut gives
+    it, so the cuts must agree: a cut reading something else pulls it down. Why not a
+    mean: the network's doubt on a card is mostly about where the crop sits, and a
+    class that survives every crop is the one the index shows. "Not an index" as the
+    first cut sees it.
+    """
+    r0, s0 = rank_probs[0], suit_probs[0]
+    ri, si = int(r0[:13].argmax()), int(s0[:4].argmax())
+    rp, sp = float(rank_probs[:, ri].min()), float(suit_probs[:, si].min())
+    none = float(max(r0[13], s0[4]))
+    if r0[13] > rp or s0[4] > sp:
+        return Reading(None, None, min(rp, sp), rp, sp, none)
+    return Reading(RANKS[ri], SUITS[si], min(rp, sp), rp, sp, none)
 
 
 def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False

@@ -31,10 +31,13 @@ def read_candidate(clf: IndexClassifier, image: np.ndarray, cand: Any) -> CardSi
     """A CardSighting for one detector candidate.
 
     Uses the candidate's own `index_patches` (its visible corners only) when it carries
-    them, else cuts both corners from `image`. A candidate the detector took for a back
-    is still shown to the classifier: if its corners read as one card with the
-    calibrated confidence it is reported face up (the classifier is trained on backs as
-    "not an index", so a real back does not pass), otherwise as a back.
+    them, else cuts both corners from `image`. A card whose corners agree but fall
+    short of the bars gets a second look (`IndexClassifier.look_again`: the corners cut
+    a little tighter and looser, calibrated bars of their own); only those cards pay
+    for it. A candidate the detector took for a back is still shown to the classifier:
+    if its corners read as one card with the calibrated confidence it is reported face
+    up (the classifier is trained on backs as "not an index", so a real back does not
+    pass), otherwise as a back.
     """
     corners = tuple((float(x), float(y)) for x, y in np.asarray(cand.corners).reshape(4, 2))
     visible = tuple(getattr(cand, "index_visible", (True, True)))
@@ -46,8 +49,11 @@ def read_candidate(clf: IndexClassifier, image: np.ndarray, cand: Any) -> CardSi
             return CardSighting(corners)  # type: ignore[arg-type]  # both indices covered
         cut = extract_index_patches(image, corners)
         patches = [p for p, v in zip(cut, visible) if v]
-    verdict = combine(clf.classify(list(patches)), clf.calibration,
-                      enrolled=clf.deck is not None)
+    readings = clf.classify(list(patches))
+    verdict = combine(readings, clf.calibration, enrolled=clf.deck is not None)
+    if verdict.card is None and clf.wants_second_look(readings):
+        verdict = clf.look_again(image, np.asarray(corners, np.float32), visible,
+                                 list(patches))
     if getattr(cand, "face_down", False) and verdict.card is None:
         return CardSighting(corners, face_down=True)  # type: ignore[arg-type]
     return CardSighting(corners, False, verdict.card, verdict.confidence,  # type: ignore

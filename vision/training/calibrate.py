@@ -32,6 +32,7 @@ import argparse
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -306,29 +307,61 @@ def write(model: Path, cal: Calibration, stats: dict[str, object],
     path = model.with_suffix(".json")
     meta = json.loads(path.read_text()) if path.is_file() else {}
     meta.update(extra or {})
-    meta["calibration"] = {k: getattr(cal, k) for k in Calibration.__dataclass_fields__}
+    meta["calibration"] = cal.to_dict()
     meta["calibration_stats"] = stats
     path.write_text(json.dumps(meta, indent=1) + "\n")
 
 
+@dataclass(frozen=True, slots=True)
+class CalibrationData:
+    """Everything the bars are chosen on (see `calibration_data`). `camera` and
+    `real_looks` carry second-look cuts (second_look.LookCards); `camera`'s cards are
+    also among `cards` (from `camera_offset` in `x`)."""
+
+    x: np.ndarray
+    cards: list[CalCard]
+    real_x: np.ndarray
+    real_cards: list[CalCard]
+    camera: Any = None
+    real_looks: Any = None
+
+
 def calibration_data(views: int, scenes: int, workers: int, camera_scenes: int = 600
-                     ) -> tuple[np.ndarray, list[CalCard], np.ndarray, list[CalCard]]:
+                     ) -> CalibrationData:
     """Patches and cards of the calibration decks (views, training-style scenes and
     `camera_scenes` scenes read as the camera chain reads them, calscenes.py) and of
     the held-back real train photos."""
     from vision.training.calscenes import scene_cards
-    from vision.training.real import is_calibration_photo, real_patches
+    from vision.training.real import is_calibration_photo, real_patch_looks
+    from vision.training.second_look import LookCards
     from vision.training.split import CALIBRATION_DECKS
     from vision.training.train import CAL_SCENES, CAL_VIEWS, synthesise
 
     xv, rv, sv = synthesise(CAL_VIEWS, views, workers)
     xs, rs, ss = synthesise(CAL_SCENES, scenes, workers)
     cards = cards_from_views(rv, sv) + cards_from_views(rs, ss, offset=len(xv))
-    xc, camera_cards = scene_cards(CALIBRATION_DECKS, camera_scenes,
-                                   offset=len(xv) + len(xs))
-    xr, rr, ids = real_patches(keep=is_calibration_photo)
-    return (np.concatenate([xv, xs, xc]), cards + camera_cards, xr,
-            cards_from_photos(rr, ids))
+    xc, looks, camera_cards = scene_cards(CALIBRATION_DECKS, camera_scenes)
+    offset = len(xv) + len(xs)
+    cards += [CalCard(tuple(i + offset for i in c.patches), c.truth) for c in camera_cards]
+    xr, real_looks, rr, ids = real_patch_looks(keep=is_calibration_photo)
+    real_cards = cards_from_photos(rr, ids)
+    return CalibrationData(np.concatenate([xv, xs, xc]), cards, xr, real_cards,
+                           LookCards(xc, looks, camera_cards),
+                           LookCards(xr, real_looks, real_cards))
+
+
+def calibrate_all(clf: IndexClassifier, data: CalibrationData, log=print
+                  ) -> tuple[Calibration, dict[str, object]]:
+    """First bars (`calibrate`), then, when `data` has camera scenes, the second
+    look's (second_look.calibrate_second_look)."""
+    from vision.training.second_look import calibrate_second_look
+
+    cal, stats = calibrate(clf, data.x, data.cards, data.real_x, data.real_cards, log)
+    if data.camera is not None and len(data.camera.x):
+        cal, second = calibrate_second_look(clf, cal, data.camera, data.real_looks, log=log)
+        stats["second_look"] = second
+        clf.calibration = cal
+    return cal, stats
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -339,10 +372,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--camera-scenes", type=int, default=600)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
-    x, cards, xr, real_cards = calibration_data(args.views, args.scenes, args.workers,
-                                                args.camera_scenes)
+    data = calibration_data(args.views, args.scenes, args.workers, args.camera_scenes)
     clf = IndexClassifier.load(args.model)
-    cal, stats = calibrate(clf, x, cards, xr, real_cards)
+    cal, stats = calibrate_all(clf, data)
     write(args.model, cal, stats)
     return 0
 

@@ -9,6 +9,8 @@ by a few pixels (the detector's corner error), and from the detector's own quad 
 visible corners only; matched to the truth by overlap, as the measurement does). Each
 card is one `CalCard` holding the corners it would be read from together, so the
 thresholds are chosen on cards, not patches. Backs are cards that must not be read.
+Each patch comes with its second-look cuts (classifier.look_again), whose bars are
+calibrated on these cards only: they need the scene, not just the patch.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.recognize.classifier import SECOND_LOOK_SCALES, look_quads
 from vision.recognize.patch import PATCH_H, PATCH_W, extract_index_patches
 from vision.training.calibrate import CalCard
 
@@ -38,8 +41,9 @@ def _poly_iou(a: Any, b: Any) -> float:
 
 def scene_cards(decks: Sequence[str], n_scenes: int, seed: int = SEED,
                 detect: Callable[[np.ndarray], list[Any]] | None = None,
-                offset: int = 0) -> tuple[np.ndarray, list[CalCard]]:
-    """Patches (N, H, W, 3) uint8 and cards of `n_scenes` scenes of `decks`.
+                offset: int = 0) -> tuple[np.ndarray, np.ndarray, list[CalCard]]:
+    """Patches (N, H, W, 3) uint8, their second-look cuts (N, L, H, W, 3: the quad
+    scaled by classifier.SECOND_LOOK_SCALES) and the cards of `n_scenes` scenes.
 
     Every face-up card with a visible index gives up to three cards (true quad, moved
     quad, detected quad); face-down cards give the same three readings with truth None.
@@ -52,13 +56,20 @@ def scene_cards(decks: Sequence[str], n_scenes: int, seed: int = SEED,
     rng = np.random.default_rng(seed)
     renderer = SceneRenderer()
     xs: list[np.ndarray] = []
+    looks: list[np.ndarray] = []
     cards: list[CalCard] = []
 
-    def add(patches: Sequence[np.ndarray], truth: str | None) -> None:
-        if patches:
-            start = offset + len(xs)
-            xs.extend(patches)
-            cards.append(CalCard(tuple(range(start, start + len(patches))), truth))
+    def add(image: np.ndarray, quad: np.ndarray, visible: Sequence[bool],
+            truth: str | None) -> None:
+        cut = [p for p, v in zip(extract_index_patches(image, quad), visible) if v]
+        if not cut:
+            return
+        again = [[p for p, v in zip(extract_index_patches(image, q), visible) if v]
+                 for q in look_quads(quad)]
+        start = offset + len(xs)
+        xs.extend(cut)
+        looks.extend(np.stack([a[i] for a in again]) for i in range(len(cut)))
+        cards.append(CalCard(tuple(range(start, start + len(cut))), truth))
 
     for _ in range(n_scenes):
         spec = random_scene_spec(rng, list(decks), 8, overlap=0.4, face_down=0.1)
@@ -70,9 +81,8 @@ def scene_cards(decks: Sequence[str], n_scenes: int, seed: int = SEED,
             label = None if t.face_down else t.card
             q = np.asarray(t.corners, np.float32)
             moved = q + np.clip(rng.normal(0, JITTER_PX, (4, 2)), -3 * JITTER_PX, 3 * JITTER_PX)
-            for quad in (q, moved.astype(np.float32)):
-                cut = extract_index_patches(image, quad)
-                add([p for p, v in zip(cut, visible) if v], label)
+            add(image, q, visible, label)
+            add(image, moved.astype(np.float32), visible, label)
             best, best_iou = None, MIN_IOU
             for j, c in enumerate(cands):
                 if j not in used:
@@ -81,6 +91,10 @@ def scene_cards(decks: Sequence[str], n_scenes: int, seed: int = SEED,
                         best, best_iou = j, iou
             if best is not None:
                 used.add(best)
-                add(list(cands[best].index_patches), label)
-    x = np.stack(xs) if xs else np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8)
-    return x, cards
+                c = cands[best]
+                add(image, np.asarray(c.corners, np.float32), c.index_visible, label)
+    n_looks = len(SECOND_LOOK_SCALES)
+    if not xs:
+        return (np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8),
+                np.zeros((0, n_looks, PATCH_H, PATCH_W, 3), np.uint8), cards)
+    return np.stack(xs), np.stack(looks), cards

@@ -13,7 +13,7 @@ thresholds in the real-photo regime (vision.training.calibrate).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -29,22 +29,15 @@ def is_calibration_photo(name: str) -> bool:
     return zlib.crc32(name.encode()) % 5 == 0
 
 
-def real_patches(root: Path = REAL_PHOTOS, split: str = "train",
-                 keep: Callable[[str], bool] | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(patches uint8 (N, H, W, 3), rank labels, card ids) from every matched visible
-    corner of the photos whose name passes `keep` (default: all). Corners of one card
-    share a card id (for pairing them in calibration)."""
+def _matched_cards(root: Path, split: str, keep: Callable[[str], bool] | None
+                   ) -> Iterator[tuple[np.ndarray, np.ndarray, tuple[bool, ...], str]]:
+    """(image, detected quad, visible corners, rank) of every labelled card of the
+    photos whose name passes `keep` that the detector finds (IoU > 0.6)."""
     if split == "test":
         raise ValueError("images/test is for measuring only; never train on it")
     from vision.detect import detect_cards
     from vision.recognize.imagefile import load_image
-    from vision.recognize.patch import extract_index_patches
 
-    xs: list[np.ndarray] = []
-    ys: list[int] = []
-    ids: list[int] = []
-    n_cards = 0
     for name, boxes in sorted(real_labels(root, split).items()):
         if keep is not None and not keep(name):
             continue
@@ -58,16 +51,44 @@ def real_patches(root: Path = REAL_PHOTOS, split: str = "train",
                 iou = _box_iou(box, b)
                 if iou > best_iou:
                     best, best_iou = c, iou
-            if best is None:
-                continue
-            patches = extract_index_patches(image, best.corners)
-            n_cards += 1
-            for p, visible in zip(patches, best.index_visible):
-                if visible:
-                    xs.append(p)
-                    ys.append(RANKS.index(rank))
-                    ids.append(n_cards)
+            if best is not None:
+                yield image, np.asarray(best.corners, np.float32), best.index_visible, rank
+
+
+def real_patches(root: Path = REAL_PHOTOS, split: str = "train",
+                 keep: Callable[[str], bool] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(patches uint8 (N, H, W, 3), rank labels, card ids) from every matched visible
+    corner of the photos whose name passes `keep` (default: all). Corners of one card
+    share a card id (for pairing them in calibration)."""
+    x, _, r, ids = real_patch_looks(root, split, keep, scales=())
+    return x, r, ids
+
+
+def real_patch_looks(root: Path = REAL_PHOTOS, split: str = "train",
+                     keep: Callable[[str], bool] | None = None,
+                     scales: tuple[float, ...] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """As `real_patches`, plus each patch's second-look cuts (N, L, H, W, 3: the quad
+    scaled by `scales`, default classifier.SECOND_LOOK_SCALES) for calibrating them."""
+    from vision.recognize.classifier import SECOND_LOOK_SCALES, look_quads
+    from vision.recognize.patch import extract_index_patches
+
+    scales = SECOND_LOOK_SCALES if scales is None else scales
+    xs: list[np.ndarray] = []
+    looks: list[np.ndarray] = []
+    ys: list[int] = []
+    ids: list[int] = []
+    for n_cards, (image, quad, visible, rank) in enumerate(_matched_cards(root, split, keep)):
+        again = [extract_index_patches(image, q) for q in look_quads(quad, scales)]
+        for k, (p, v) in enumerate(zip(extract_index_patches(image, quad), visible)):
+            if v:
+                xs.append(p)
+                looks.append(np.stack([a[k] for a in again]) if again else
+                             np.zeros((0, *p.shape), np.uint8))
+                ys.append(RANKS.index(rank))
+                ids.append(n_cards + 1)
     if not xs:
-        return (np.zeros((0, 64, 32, 3), np.uint8), np.zeros((0,), np.int64),
-                np.zeros((0,), np.int64))
-    return np.stack(xs), np.array(ys, np.int64), np.array(ids, np.int64)
+        return (np.zeros((0, 64, 32, 3), np.uint8), np.zeros((0, len(scales), 64, 32, 3), np.uint8),
+                np.zeros((0,), np.int64), np.zeros((0,), np.int64))
+    return np.stack(xs), np.stack(looks), np.array(ys, np.int64), np.array(ids, np.int64)

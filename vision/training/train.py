@@ -39,7 +39,7 @@ from torch import nn
 
 from vision.recognize.classifier import IndexClassifier
 from vision.training import split, synth
-from vision.training.calibrate import calibrate, calibration_data, write
+from vision.training.calibrate import calibrate_all, calibration_data, write
 from vision.training.model import EMBED_DIM, IndexNet
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -226,10 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     net = train(x, r, s, args.epochs, args.epoch_size, log=lambda m: print(m, flush=True))
     onnx_path = args.out / "index.onnx"
     export(net, onnx_path)
-    xc, cards, xrc, real_cards = calibration_data(args.cal_views, args.cal_scenes,
-                                                  args.workers)
+    data = calibration_data(args.cal_views, args.cal_scenes, args.workers)
     clf = IndexClassifier.load(onnx_path)
-    cal, stats = calibrate(clf, xc, cards, xrc, real_cards)
+    cal, stats = calibrate_all(clf, data)
     onnx_path.with_suffix(".json").unlink(missing_ok=True)
     write(onnx_path, cal, stats, {
         "training_decks": [d.name for d in split.training_decks()],
