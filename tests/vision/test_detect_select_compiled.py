@@ -181,3 +181,32 @@ def test_cover_outlines_equals_numpy_update(ev: Evidence) -> None:
             np.testing.assert_array_equal(a, b)
         moved += int((got[1] != before).sum())
     assert moved > 20  # cards did hide outline points of others
+
+
+def test_seam_scan_equals_seam_lines(ev: Evidence) -> None:
+    # kernels.seam_scan is ready for seams.seam_lines (not wired there yet: the
+    # inputs below are what seam_lines works out before sampling); it must give
+    # seam_lines' flags, paper tests and points exactly.
+    from vision.detect import seams
+    from vision.detect.evidence import side_masks
+
+    quads = _quads(ev, np.random.default_rng(4))
+    flags, paper, pts = seams.seam_lines(ev, quads)
+    f = seams.OFFSETS[None, :, None]
+    starts, ends, across = [], [], []
+    for a, b, c, d in ((0, 3, 1, 2), (0, 1, 3, 2)):
+        starts.append(quads[:, None, a] * (1 - f) + quads[:, None, b] * f)
+        ends.append(quads[:, None, c] * (1 - f) + quads[:, None, d] * f)
+        across.append(np.repeat((quads[:, None, b] - quads[:, None, a]) * 0.06, len(seams.OFFSETS), axis=1))
+    start, end, step = (np.concatenate(x, axis=1) for x in (starts, ends, across))
+    dv = end - start
+    masks = side_masks(np.degrees(np.arctan2(dv[..., 1], dv[..., 0])))
+    got = (np.empty(flags.shape, dtype=np.int8), np.empty(paper.shape, dtype=bool),
+           np.empty(pts.shape, dtype=np.float32))
+    along = seams.ALONG
+    kernels.seam_scan(ev.bits, ev.bright, start, end, along, 1 - along, masks, step,
+                      (along >= 0.1) & (along <= 0.9), 0.8, got[2], got[0], got[1])
+    assert (flags == 2).any() and (flags == 1).any() and paper.any()  # not a trivial case
+    np.testing.assert_array_equal(got[0], flags)
+    np.testing.assert_array_equal(got[1], paper)
+    np.testing.assert_array_equal(got[2], pts)

@@ -521,3 +521,76 @@ def outline_state(n_vis: np.ndarray, n_on: np.ndarray, pol_sum: np.ndarray, pol_
         whole[a] = good and vf >= 0.97 and sp >= 0.85 and side_min[a] >= 0.7
         found = found or good
     return found
+
+
+@_compiled("void(uint8[:, ::1], uint8[:, ::1], float32[:, :, ::1], float32[:, :, ::1], float32[::1],"
+           " float32[::1], int64[:, ::1], float32[:, :, ::1], boolean[::1], float64,"
+           " float32[:, :, :, ::1], int8[:, ::1], boolean[:, ::1])")
+def seam_scan(bits: np.ndarray, bright: np.ndarray, start: np.ndarray, end: np.ndarray,
+              t: np.ndarray, u: np.ndarray, masks: np.ndarray, step: np.ndarray,
+              mid: np.ndarray, min_on: float, pts: np.ndarray, flags: np.ndarray,
+              paper: np.ndarray) -> None:
+    """For seams.seam_lines: along each line l of quad a, from start[a, l] to
+    end[a, l], the points start * u + end * t (single precision, as
+    geometry.lerp_points) into pts[a, l]; flags[a, l] 2 where an edge along the line
+    (a bit of masks[a, l] in `bits`) runs on `min_on` of the points and on all three
+    at each end, 1 where on `min_on` of them and one at each end, else 0; and for a
+    flagged line, paper[a, l]: `bright` set at >= 60% of its `mid` points moved by
+    +step[a, l] and by -step[a, l] (white on both sides of the line)."""
+    rows, cols = bits.shape
+    m = t.shape[0]
+    n_mid = 0
+    for i in range(m):
+        if mid[i]:
+            n_mid += 1
+    for a in range(start.shape[0]):
+        for ln in range(start.shape[1]):
+            sx, sy, ex, ey = start[a, ln, 0], start[a, ln, 1], end[a, ln, 0], end[a, ln, 1]
+            mk = masks[a, ln]
+            count = 0
+            e0_all, e0_any, e1_all, e1_any = True, False, True, False
+            for i in range(m):
+                x = sx * u[i] + ex * t[i]
+                y = sy * u[i] + ey * t[i]
+                pts[a, ln, i, 0] = x
+                pts[a, ln, i, 1] = y
+                r, c = _pixel(x, y, rows, cols)
+                hit = r >= 0 and (np.int64(bits[r, c]) & mk) != 0
+                if hit:
+                    count += 1
+                if i < 3:
+                    e0_all = e0_all and hit
+                    e0_any = e0_any or hit
+                elif i >= m - 3:
+                    e1_all = e1_all and hit
+                    e1_any = e1_any or hit
+            along = count / m >= min_on
+            if along and e0_all and e1_all:
+                flags[a, ln] = 2
+            elif along and e0_any and e1_any:
+                flags[a, ln] = 1
+            else:
+                flags[a, ln] = 0
+            paper[a, ln] = False
+            if flags[a, ln] == 0:
+                continue
+            both = True
+            for sign in range(2):
+                dx = step[a, ln, 0]
+                dy = step[a, ln, 1]
+                white = 0
+                for i in range(m):
+                    if not mid[i]:
+                        continue
+                    if sign == 0:
+                        x = pts[a, ln, i, 0] + dx
+                        y = pts[a, ln, i, 1] + dy
+                    else:
+                        x = pts[a, ln, i, 0] - dx
+                        y = pts[a, ln, i, 1] - dy
+                    r, c = _pixel(x, y, bright.shape[0], bright.shape[1])
+                    if r >= 0 and bright[r, c] > 0:
+                        white += 1
+                if not white / n_mid >= 0.6:
+                    both = False
+            paper[a, ln] = both
