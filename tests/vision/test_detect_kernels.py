@@ -18,7 +18,8 @@ from vision.detect import kernels, select
 KERNELS = (kernels.select_side_points, kernels.cross_sides, kernels.mark_inside,
            kernels.polish_sides, kernels.paper_share_bgr, kernels.outline_flags,
            kernels.outline_polarity, kernels.cover_outlines, kernels.corner_overshoot,
-           kernels.table_share, kernels.outline_state, kernels.seam_scan)
+           kernels.table_share, kernels.outline_state, kernels.seam_scan, kernels.seam_busy,
+           kernels.seam_cut)
 
 
 @pytest.mark.skipif(not kernels.COMPILED, reason="numba missing or CARDTABLE_NO_JIT set")

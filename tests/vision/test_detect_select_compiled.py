@@ -210,3 +210,27 @@ def test_seam_scan_equals_seam_lines(ev: Evidence) -> None:
     np.testing.assert_array_equal(got[0], flags)
     np.testing.assert_array_equal(got[1], paper)
     np.testing.assert_array_equal(got[2], pts)
+
+
+def test_seam_busy_and_cut_equal_seams() -> None:
+    # kernels.seam_busy / seam_cut, ready for seams.SeamCache (not wired yet), must
+    # give seams._patterned's busy rows and seams.seams' verdicts exactly: random
+    # line flags from sparse to dense, paper tests and card-like quads.
+    from vision.detect import seams
+
+    rng = np.random.default_rng(2)
+    h, lines = 3000, 2 * len(seams.OFFSETS)
+    density = rng.uniform(0.02, 0.6, (h, 1))
+    flags = np.where(rng.random((h, lines)) < density, rng.integers(1, 3, (h, lines)), 0).astype(np.int8)
+    paper = rng.random((h, lines)) < 0.5
+    distinct = rng.random(h) < 0.5
+    pattern = seams._patterned(flags > 0, lines // 2)
+    want = seams.seams(flags, paper, distinct, pattern.copy())
+    busy = np.empty(h, dtype=bool)
+    kernels.seam_busy(flags, busy)
+    np.testing.assert_array_equal(busy, pattern.any(axis=1))
+    central = np.tile((seams.OFFSETS >= 0.2) & (seams.OFFSETS <= 0.8), 2)
+    got = np.empty((h, lines), dtype=bool)
+    kernels.seam_cut(flags, paper, distinct, central, got)
+    assert 0.1 < busy.mean() < 0.9 and 0.02 < want.mean() < 0.5  # not a trivial case
+    np.testing.assert_array_equal(got, want)

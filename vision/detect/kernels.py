@@ -594,3 +594,54 @@ def seam_scan(bits: np.ndarray, bright: np.ndarray, start: np.ndarray, end: np.n
                 if not white / n_mid >= 0.6:
                     both = False
             paper[a, ln] = both
+
+
+@_inner
+def _patterned(flags: np.ndarray, a: int, lo: int, half: int) -> bool:
+    """Lines (flags > 0) at flags[a, lo:lo + half] in more than two runs, or in a
+    run longer than four (as seams._patterned)."""
+    runs = 0
+    longest = 0
+    run = 0
+    for j in range(lo, lo + half):
+        if flags[a, j] > 0:
+            if run == 0:
+                runs += 1
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+    return runs > 2 or longest > 4
+
+
+@_compiled("void(int8[:, ::1], boolean[::1])")
+def seam_busy(flags: np.ndarray, busy: np.ndarray) -> None:
+    """For seams.SeamCache: quads with lines all over in either direction (see
+    seams._patterned), the ones whose inside stands_out must judge."""
+    half = flags.shape[1] // 2
+    for a in range(flags.shape[0]):
+        busy[a] = _patterned(flags, a, 0, half) or _patterned(flags, a, half, half)
+
+
+@_compiled("void(int8[:, ::1], boolean[:, ::1], boolean[::1], boolean[::1], boolean[:, ::1])")
+def seam_cut(flags: np.ndarray, paper: np.ndarray, distinct: np.ndarray, central: np.ndarray,
+             out: np.ndarray) -> None:
+    """For seams.SeamCache, seams.seams in one pass: per quad a, its L seam lines of
+    seam_lines as two halves (one per direction). A patterned half (see seam_busy)
+    of a `distinct` quad has no seam; of the rest, a line is a seam where flags > 0
+    and either paper on both sides and `central`, or strict lines (flags 2) run
+    both ways."""
+    half = flags.shape[1] // 2
+    for a in range(flags.shape[0]):
+        drop0 = distinct[a] and _patterned(flags, a, 0, half)
+        drop1 = distinct[a] and _patterned(flags, a, half, half)
+        strict0 = False
+        strict1 = False
+        for j in range(half):
+            strict0 = strict0 or (not drop0 and flags[a, j] == 2)
+            strict1 = strict1 or (not drop1 and flags[a, half + j] == 2)
+        grid = strict0 and strict1
+        for j in range(flags.shape[1]):
+            dropped = drop0 if j < half else drop1
+            out[a, j] = (not dropped and flags[a, j] > 0
+                         and ((paper[a, j] and central[j]) or grid))
