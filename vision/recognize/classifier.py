@@ -353,6 +353,7 @@ def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
     if enrolled:
         conf = float(np.mean([r.confidence for r in agree]))
     pooled = len(agree) >= 2
+    assert best.suit is not None  # votes all carry a suit
     need = calib.min_prob_pair if pooled else calib.min_prob
     rank = best.rank if rank_p >= need else None
     suit = best.suit if suit_p >= calib.suit_bar(best.suit, pooled) else None

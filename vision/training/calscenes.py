@@ -52,7 +52,9 @@ def scene_cards(decks: Sequence[str], n_scenes: int, seed: int = SEED,
     from vision.scene import SceneRenderer, random_scene_spec
 
     if detect is None:
-        from vision.detect import detect_cards as detect
+        from vision.detect import detect_cards
+
+        detect = detect_cards
     rng = np.random.default_rng(seed)
     renderer = SceneRenderer()
     xs: list[np.ndarray] = []
