@@ -50,33 +50,36 @@ def credit_cut_off(
     near = ((lo[:, 0] < EDGE_PX) | (lo[:, 1] < EDGE_PX)
             | (hi[:, 0] > w - 1 - EDGE_PX) | (hi[:, 1] > h - 1 - EDGE_PX))
     near &= (mid[:, 0] >= 0) & (mid[:, 1] >= 0) & (mid[:, 0] <= w - 1) & (mid[:, 1] <= h - 1)
-    if near.any():
-        e = g.lengths(quads[:, [1, 2, 3, 0]] - quads)
-        dims = np.sort(np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1), axis=1)
-        known = np.array(sizes, dtype=np.float32)
-        near &= np.all((dims >= 0.8 * known.min(axis=0)) & (dims <= 1.2 * known.max(axis=0)), axis=1)
-    if not near.any():
+    idx = np.flatnonzero(near)
+    idx = idx[[hyps[i].on is not None for i in idx.tolist()]]
+    if not len(idx):
+        return hyps
+    dims = g.short_long(quads[idx])
+    known = np.array(sizes, dtype=np.float32)
+    idx = idx[np.all((dims >= 0.8 * known.min(axis=0)) & (dims <= 1.2 * known.max(axis=0)), axis=1)]
+    if not len(idx):
         return hyps
     out = list(hyps)
-    idx = np.flatnonzero(near)
     pts = select.outline_points(quads[idx]).reshape(len(idx), -1, 2)
     x, y = pts[..., 0], pts[..., 1]
     cut = (x < EDGE_PX) | (y < EDGE_PX) | (x > w - 1 - EDGE_PX) | (y > h - 1 - EDGE_PX)
+    on = np.stack([hyps[i].on for i in idx.tolist()])
     n_cut = cut.sum(axis=1)
+    seen_on = (on & ~cut).sum(axis=1) / np.maximum((~cut).sum(axis=1), 1)
+    # The cheap tests first: a little of the outline out of view, the rest backed.
+    fit = (n_cut > 0) & (n_cut <= MAX_CUT * cut.shape[1]) & (seen_on >= MIN_SEEN)
+    if not fit.any():
+        return hyps
+    idx, cut, on = idx[fit], cut[fit], on[fit]
     pol = select.polarity(ev, quads[idx])
     over = select.overshoot(ev, quads[idx]) / np.maximum(_past_in_view(quads[idx], w, h), 1e-3)
-    for k, i in enumerate(idx.tolist()):
-        s = hyps[i]
-        if s.on is None or n_cut[k] == 0 or n_cut[k] > MAX_CUT * cut.shape[1]:
-            continue
-        seen = ~cut[k]
-        signed = np.where(s.on & seen, pol[k], 0)
-        agree = abs(int(signed.sum())) / max(1, int((signed != 0).sum()))
-        if float(s.on[seen].mean()) < MIN_SEEN or agree < MIN_AGREE or over[k] > MAX_OVER:
-            continue
-        on = s.on | cut[k]
-        per_side = on.reshape(4, -1).mean(axis=1)
-        out[i] = select.Scored(s.quad, float(per_side.mean()), float(per_side.min()), on)
+    signed = np.where(on & ~cut, pol, 0)
+    agree = np.abs(signed.sum(axis=1)) / np.maximum((signed != 0).sum(axis=1), 1)
+    for k in np.flatnonzero((agree >= MIN_AGREE) & (over <= MAX_OVER)).tolist():
+        s = hyps[idx[k]]
+        flags = on[k] | cut[k]
+        per_side = flags.reshape(4, -1).mean(axis=1)
+        out[idx[k]] = select.Scored(s.quad, float(per_side.mean()), float(per_side.min()), flags)
     return out
 
 

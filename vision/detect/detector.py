@@ -25,6 +25,7 @@ from vision.detect.cutoff import credit_cut_off
 from vision.detect.evidence import Evidence, gather
 from vision.detect.faces import looks_face_down
 from vision.detect.printed import printed_on_card, white_level
+from vision.detect.rescue import snap_again
 from vision.detect.sizes import drop_tiny
 from vision.recognize.patch import index_quads_and_patches
 from vision.types import VisionError
@@ -198,6 +199,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
             proposals.quad_corners(group.quad), _typical_sizes([card]), min_short)
             if g.iou(q, group.quad) < 0.8]  # not the group again
         pool += _not_printed(ev, _polish(ev, select.score_many(ev, more)), white)
+    pool += _not_printed(ev, snap_again(ev, pool, config.min_support, sizes), white)
     pool = drop_tiny(ev, credit_cut_off(ev, pool, sizes), config.min_support)
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards

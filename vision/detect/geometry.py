@@ -221,3 +221,18 @@ def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
 def bounding_box(q: np.ndarray) -> tuple[float, float, float, float]:
     a = as_array(q)
     return (float(a[:, 0].min()), float(a[:, 1].min()), float(a[:, 0].max()), float(a[:, 1].max()))
+
+
+def quad_areas(qs: np.ndarray) -> np.ndarray:
+    """`quad_area` of many quads (N, 4, 2) at once (shoelace, float64)."""
+    q = np.asarray(qs, dtype=np.float64).reshape(-1, 4, 2)
+    x, y = q[:, :, 0], q[:, :, 1]
+    return 0.5 * np.abs((x * y[:, [1, 2, 3, 0]] - x[:, [1, 2, 3, 0]] * y).sum(axis=1))
+
+
+def short_long(qs: np.ndarray) -> np.ndarray:
+    """(short, long) side of many quads (N, 4, 2): the means of opposite edges,
+    as `aspect` takes them; (N, 2)."""
+    q = np.asarray(qs, dtype=np.float32).reshape(-1, 4, 2)
+    e = lengths(q[:, [1, 2, 3, 0]] - q)
+    return np.sort(np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1), axis=1)

@@ -23,6 +23,9 @@ from vision.detect.evidence import Evidence
 TINY = 0.2
 #: The reference must have no side under this share of edge support.
 MIN_SIDE = 0.5
+#: Candidates for the reference judged at once (largest first; the first
+#: nearly always passes).
+BATCH = 4
 
 
 def drop_tiny(ev: Evidence, hyps: list[select.Scored], min_support: float) -> list[select.Scored]:
@@ -30,34 +33,40 @@ def drop_tiny(ev: Evidence, hyps: list[select.Scored], min_support: float) -> li
     the module docstring); all of them if none is card-like."""
     if len(hyps) < 2:
         return hyps
-    areas = np.array([g.quad_area(h.quad) for h in hyps])
-    ref = reference_area(ev, hyps, areas, min_support)
+    quads = np.stack([h.quad for h in hyps]).astype(np.float32)
+    areas = g.quad_areas(quads)
+    sup = np.array([h.support for h in hyps])
+    side = np.array([h.side_min for h in hyps])
+    dims = g.short_long(quads)
+    asp = dims[:, 1] / np.maximum(dims[:, 0], 1e-9)
+    ok = (sup >= min_support) & (side >= MIN_SIDE) & (asp >= g.ASPECT_MIN) & (asp <= g.ASPECT_MAX)
+    # Nothing could be dropped even by the largest candidate: skip the tests.
+    if not ok.any() or areas.min() >= TINY * areas[ok].max():
+        return hyps
+    ref = reference_area(ev, hyps, quads, areas, np.flatnonzero(ok))
     return [h for a, h in zip(areas.tolist(), hyps) if a >= TINY * ref]
 
 
 def reference_area(
-    ev: Evidence, hyps: list[select.Scored], areas: np.ndarray, min_support: float
+    ev: Evidence, hyps: list[select.Scored], quads: np.ndarray, areas: np.ndarray,
+    idx: np.ndarray,
 ) -> float:
-    """Area of the largest outline that select.choose could take as a whole card:
-    edge-backed all round (every side), one brightness step all round (polarity)
-    and corners that end (no straight edges running on past them: a block of a
-    checked cloth or a book's cover in a pattern has them). 0 if there is none."""
-    ok = np.array([h.support >= min_support and h.side_min >= MIN_SIDE
-                   and g.ASPECT_MIN <= g.aspect(h.quad) <= g.ASPECT_MAX for h in hyps])
-    idx = np.flatnonzero(ok)
-    if not len(idx):
-        return 0.0
+    """Area of the largest of hyps[idx] that select.choose could take as a whole
+    card: one brightness step all round (polarity) and corners that end (no
+    straight edges running on past them, as round a block of a checked cloth).
+    0 if there is none. (A seam test too cost 0.4 ms a frame and changed no
+    reference on the rendered or the real photos.)"""
     idx = idx[np.argsort(-areas[idx], kind="stable")]
-    quads = np.stack([hyps[i].quad for i in idx]).astype(np.float32)
-    over = select.overshoot(ev, quads)
-    pol = select.polarity(ev, quads)
-    for k, i in enumerate(idx.tolist()):
-        on = hyps[i].on
-        if on is None:
-            _, on_ = select.outline_on(ev, quads[k:k + 1])
-            on = on_[0]
-        signed = np.where(on, pol[k], 0)
-        agree = abs(int(signed.sum())) / max(1, int((signed != 0).sum()))
-        if over[k] < 0.3 and agree >= 0.5:
-            return float(areas[i])
+    for start in range(0, len(idx), BATCH):
+        part = idx[start:start + BATCH]
+        q = quads[part]
+        over = select.overshoot(ev, q)
+        pol = select.polarity(ev, q)
+        on = np.stack([hyps[i].on if hyps[i].on is not None else select.outline_on(ev, q[k:k + 1])[1][0]
+                       for k, i in enumerate(part.tolist())])
+        signed = np.where(on, pol, 0)
+        agree = np.abs(signed.sum(axis=1)) / np.maximum((signed != 0).sum(axis=1), 1)
+        good = (over < 0.3) & (agree >= 0.5)
+        if good.any():
+            return float(areas[part[int(np.argmax(good))]])
     return 0.0
