@@ -100,3 +100,17 @@ def test_a_card_short_of_the_bars_gets_a_second_look_with_its_own_bars():
     assert got == [t.card for t in truth]  # the second look reads them, right
     clf.calibration = replace(never, second_look=never)
     assert [clf.read_card(image, t.corners).card for t in truth] == [None, None]
+
+
+def test_second_looks_of_a_frame_in_one_call_match_one_by_one(clf):
+    rng = np.random.default_rng(8)
+    spec = scene.random_scene_spec(rng, heldout_decks()[:2], 4, overlap=0.3, face_down=0.0)
+    image, truth = scene.render_scene(spec, rng)
+    cards = [(t.corners, tuple(r.visible for r in t.index_regions), None) for t in truth
+             if any(r.visible for r in t.index_regions)]
+    assert len(cards) >= 2
+    together = clf.look_again_many(image, cards)
+    alone = [clf.look_again(image, q, v) for q, v, _ in cards]
+    assert [(a.card, a.rank, a.suit) for a in together] == [(a.card, a.rank, a.suit) for a in alone]
+    assert [a.confidence for a in together] == pytest.approx([a.confidence for a in alone])
+    assert clf.look_again_many(image, []) == []

@@ -246,15 +246,27 @@ class IndexClassifier:
         judged by the second-look bars (`Calibration.second_look`). `first`: the usual
         cuts of the visible corners, when already at hand.
         """
+        return self.look_again_many(image, [(quad, visible, first)])[0]
+
+    def look_again_many(self, image: np.ndarray, cards: list[tuple[
+            Quad | np.ndarray, tuple[bool, ...], list[np.ndarray] | None]]
+            ) -> list[CardReading]:
+        """`look_again` for several cards of one frame, (quad, visible, first cuts or
+        None) each, in one network call (the live pipeline's way)."""
         cal = self.calibration.second_look
         if cal is None:
             raise ValueError("this model's calibration has no second look")
-        cuts = [[p for p, v in zip(extract_index_patches(image, q), visible) if v]
-                for q in look_quads(quad)]
-        if first is None:
-            first = [p for p, v in zip(extract_index_patches(image, quad), visible) if v]
-        looks = [[p0, *(c[i] for c in cuts)] for i, p0 in enumerate(first)]
-        return combine(self.classify_looks(looks), cal)
+        looks: list[list[np.ndarray]] = []
+        spans = []
+        for quad, visible, first in cards:
+            cuts = [[p for p, v in zip(extract_index_patches(image, q), visible) if v]
+                    for q in look_quads(quad)]
+            if first is None:
+                first = [p for p, v in zip(extract_index_patches(image, quad), visible) if v]
+            spans.append((len(looks), len(looks) + len(first)))
+            looks += [[p0, *(c[i] for c in cuts)] for i, p0 in enumerate(first)]
+        readings = self.classify_looks(looks) if looks else []
+        return [combine(readings[a:b], cal) for a, b in spans]
 
     def _classify_enrolled(self, patches: list[np.ndarray]) -> list[Reading]:
         assert self.deck is not None
