@@ -4,6 +4,8 @@ real table: cards, near misses, quads running off the frame, degenerate ones."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from vision_helpers import deck_or_skip
@@ -102,7 +104,8 @@ def test_score_many_equals_numpy(ev: Evidence, monkeypatch: pytest.MonkeyPatch) 
     a = select.score_many(ev, quads)
     b = _plain(monkeypatch, select.score_many, ev, quads)
     assert [(s.support, s.side_min) for s in a] == [(s.support, s.side_min) for s in b]
-    assert all(np.array_equal(x.on, y.on) for x, y in zip(a, b))
+    assert all(x.on is not None and y.on is not None and np.array_equal(x.on, y.on)
+               for x, y in zip(a, b))
 
 
 @pytest.fixture(scope="module")
@@ -124,10 +127,10 @@ def test_choose_equals_numpy(table: np.ndarray, piles: list[np.ndarray],
                              monkeypatch: pytest.MonkeyPatch) -> None:
     # choose as the detector calls it (hypotheses, sizes, options), on a table of
     # cards apart and on piles of overlapping ones.
-    calls = []
+    calls: list[tuple[Evidence, list[select.Scored], dict[str, Any]]] = []
     choose = select.choose
 
-    def record(ev: Evidence, hyps: list, **kw: object) -> list:
+    def record(ev: Evidence, hyps: list[select.Scored], **kw: Any) -> list[select.Chosen]:
         calls.append((ev, hyps, kw))
         return choose(ev, hyps, **kw)
 
