@@ -73,3 +73,36 @@ def test_cards_cut_by_the_frame_are_found(anglo: cardart.DeckArt, kind: str) -> 
         for shown, k in zip(c.index_visible, (0, 2)):
             if shown:
                 assert (c.quad[k] >= -1).all() and (c.quad[k] <= hi + 1).all()
+
+
+@pytest.mark.parametrize("shift", [8.0, 12.0])
+def test_outline_off_the_border_is_snapped_onto_it(anglo: cardart.DeckArt, shift: float) -> None:
+    """A lone card's outline with one long side `shift` work pixels outside the
+    card (a shadow or glare the outline followed): the first polish (4 px) leaves
+    it short of the support a card needs; rescue.snap_again puts it on the card.
+    Not where a card is found already (a covered card's outline is weak for
+    another reason)."""
+    from vision.detect import refine, select
+    from vision.detect.evidence import gather
+    from vision.detect.rescue import snap_again
+
+    img, laid = lay(anglo, [Placement("QH", (640, 480), 20)], kind="dark", seed=0,
+                    card_height=440, size=(1280, 960))
+    ev = gather(img)
+    true = g.order_quad(laid[0].corners * ev.scale)
+    q = true.copy()
+    side = q[2] - q[1]
+    out = np.array([side[1], -side[0]]) / np.linalg.norm(side)
+    if np.dot((q[1] + q[2]) / 2 - q.mean(axis=0), out) < 0:
+        out = -out
+    q[1] += out * shift
+    q[2] += out * shift
+    weak = select.score_many(ev, [q])[0]
+    assert 0.5 <= weak.support < 0.75
+    polished = select.score_many(ev, list(g.order_quads(refine.refine_many(ev, q[None]))))[0]
+    assert polished.support < 0.75  # why the second look is needed
+    found = snap_again(ev, [weak], 0.75, [])
+    assert len(found) == 1 and found[0].support >= 0.75
+    assert g.iou(found[0].quad, true) >= 0.95
+    card = select.score_many(ev, [true])[0]
+    assert snap_again(ev, [card, weak], 0.75, []) == []
