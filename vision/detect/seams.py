@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.detect import kernels
 from vision.detect.evidence import Evidence, sample, sample_bgr, side_masks
 from vision.detect.geometry import lerp_points
 
@@ -20,6 +21,10 @@ OFFSETS = np.linspace(0.12, 0.88, 26, dtype=np.float32)
 #: Points sampled along each candidate seam, its two ends reaching into the margin.
 ALONG = np.concatenate([[0.01, 0.025, 0.04], np.linspace(0.1, 0.9, 13), [0.96, 0.975, 0.99]])
 ALONG = ALONG.astype(np.float32)
+#: The points of a seam line between its two margins (the paper test's).
+_MID = (ALONG >= 0.1) & (ALONG <= 0.9)
+#: The lines where a seam with paper on both sides counts (see `seams`).
+_CENTRAL = np.tile((OFFSETS >= 0.2) & (OFFSETS <= 0.8), 2)
 
 
 def seam_lines(
@@ -49,9 +54,19 @@ def seam_lines(
         ends.append(q[:, None, c] * (1 - f) + q[:, None, d] * f)
         across.append(np.repeat((q[:, None, b] - q[:, None, a]) * 0.06, k, axis=1))
     start, end, step = (np.concatenate(x, axis=1) for x in (starts, ends, across))  # (H, L, 2)
-    pts = lerp_points(start, end, ALONG).astype(np.float32, copy=False)  # (H, L, M, 2)
     dv = end - start
-    masks = side_masks(np.degrees(np.arctan2(dv[..., 1], dv[..., 0])))[:, :, None]
+    masks = side_masks(np.degrees(np.arctan2(dv[..., 1], dv[..., 0])))
+    if kernels.COMPILED and start.dtype == np.float32:  # the same figures, one pass
+        pts = np.empty((h, 2 * k, m, 2), dtype=np.float32)
+        flags = np.empty((h, 2 * k), dtype=np.int8)
+        paper = np.empty((h, 2 * k), dtype=bool)
+        kernels.seam_scan(np.ascontiguousarray(ev.bits), np.ascontiguousarray(ev.bright),
+                          np.ascontiguousarray(start), np.ascontiguousarray(end), ALONG, 1 - ALONG,
+                          np.ascontiguousarray(masks, dtype=np.int64), np.ascontiguousarray(step),
+                          _MID, float(min_on), pts, flags, paper)
+        return flags, paper, pts
+    masks = masks[:, :, None]
+    pts = lerp_points(start, end, ALONG).astype(np.float32, copy=False)  # (H, L, M, 2)
     v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
     on = (v & masks) != 0  # (H, L, M)
     tips = on[:, :, np.r_[0:3, m - 3:m]].reshape(h, 2 * k, 2, 3)
@@ -67,7 +82,7 @@ def seam_lines(
     paper = np.zeros((h, 2 * k), dtype=bool)
     hit = np.nonzero(flags)
     if len(hit[0]):
-        mid = pts[hit][:, (ALONG >= 0.1) & (ALONG <= 0.9)]  # (n, M', 2)
+        mid = pts[hit][:, _MID]  # (n, M', 2)
         sh = step[hit][:, None, :]
         both = np.stack([mid + sh, mid - sh], axis=1)  # (n, 2, M', 2)
         w = sample(ev.bright, both.reshape(-1, 2)).reshape(both.shape[:3]) > 0
@@ -122,8 +137,7 @@ def seams(flags: np.ndarray, paper: np.ndarray, distinct: np.ndarray | None = No
     # A court picture's frame runs some 10-18% in from the border, with white
     # on both sides of it: paper seams only further in (a card shifted less
     # than that along another is as good as found anyway).
-    central = np.tile((OFFSETS >= 0.2) & (OFFSETS <= 0.8), 2)
-    return (flags > 0) & ((paper & central[None, :]) | grid[:, None])
+    return (flags > 0) & ((paper & _CENTRAL[None, :]) | grid[:, None])
 
 
 class SeamCache:
@@ -145,13 +159,24 @@ class SeamCache:
         todo = idx[~self.known[idx]]
         if len(todo):
             lines, paper, pts = seam_lines(self.ev, self.quads[todo])
-            pattern = _patterned(lines > 0, lines.shape[1] // 2)
+            pattern = None
+            if kernels.COMPILED:  # the same verdicts without numpy's small calls
+                busy = np.empty(len(todo), dtype=bool)
+                kernels.seam_busy(np.ascontiguousarray(lines, dtype=np.int8), busy)
+            else:
+                pattern = _patterned(lines > 0, lines.shape[1] // 2)
+                busy = pattern.any(axis=1)
             # Only outlines with lines all over need to tell a back from the cloth.
-            busy = pattern.any(axis=1)
             distinct = np.zeros(len(todo), dtype=bool)
             if busy.any():
                 distinct[busy] = stands_out(self.ev, self.quads[todo[busy]])
-            self.flags[todo] = seams(lines, paper, distinct, pattern)
+            if pattern is None:
+                cut = np.empty(lines.shape, dtype=bool)
+                kernels.seam_cut(np.ascontiguousarray(lines, dtype=np.int8),
+                                 np.ascontiguousarray(paper, dtype=bool), distinct, _CENTRAL, cut)
+                self.flags[todo] = cut
+            else:
+                self.flags[todo] = seams(lines, paper, distinct, pattern)
             for j, p in zip(todo.tolist(), pts):
                 self.points[j] = p
             self.known[todo] = True
