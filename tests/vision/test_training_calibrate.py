@@ -151,3 +151,15 @@ def test_temperature_is_recovered():
 
 def test_grid_reaches_close_to_one():
     assert GRID == sorted(GRID) and GRID[-1] > 0.99999
+
+
+def test_pair_bars_stay_above_two_corners_at_the_floor():
+    # two corners at 0.75 pool to 0.9: all right, yet not a sure card at the floor
+    reads = [Reading("7", s, 0.75, 0.75, 0.75, 0.01) for s in SUITS for _ in range(2)]
+    cards = [CalCard((2 * i, 2 * i + 1), "7" + s) for i, s in enumerate(SUITS)]
+    v = verdicts(reads, cards, Calibration(max_none=0.3, disagree_prob=0.5))
+    assert v.pooled.all() and v.suit_score == pytest.approx(0.9)
+    bars = choose_thresholds(v, target=0.001)
+    assert min(bars.rank_pair, *bars.suit_pair) >= 81 / 82  # 0.9 and 0.9 pooled
+    assert v.rates(bars)["accuracy"] == 0.0
+    assert v.rates(choose_thresholds(v, target=0.001, floor=0.5))["accuracy"] == 1.0

@@ -218,24 +218,28 @@ def choose_thresholds(synthetic: _Verdicts, real: _Verdicts | None = None,
 
     Start from the lowest flat pair of bars (rank and every suit alike, single bar
     first, as before), then lower one bar at a time, each step taking the move that
-    buys the most right cards per wrong card it adds, while the limits hold. No bar
-    goes below `floor`: a suit the calibration decks never confuse into gives no
-    evidence of its risk, only the absence of one.
+    buys the most right cards per wrong card it adds, while the limits hold. No
+    single bar goes below `floor`, no pair bar below what two corners at `floor`
+    pool to (0.9 and 0.9: 0.988): a suit the calibration decks never confuse into
+    gives no evidence of its risk, only the absence of one, and two doubtful corners
+    (0.75 and 0.75 pool to 0.9) are not one sure one.
     """
     def ok(bars: Bars) -> bool:
         if synthetic.rates(bars)["wrong"] > target:
             return False
         return real is None or real.rates(bars)["wrong_cards"] == 0
+    n = len(SUITS)
     grid = [g for g in GRID if g >= floor]
+    pair_grid = [g for g in GRID if g >= joint_prob([floor, floor])]
     single = next((g for g in grid if ok(Bars.flat(g, 1.0))), GRID[-1])
-    pair = next((g for g in grid if ok(Bars.flat(single, g))), GRID[-1])
+    pair = next((g for g in pair_grid if ok(Bars.flat(single, g))), GRID[-1])
     bars = Bars.flat(single, pair)
     while True:
         now = synthetic.rates(bars)
         best: tuple[float, Bars] | None = None
         vec = bars.vector()
         for k in range(len(vec)):
-            for g in grid:
+            for g in pair_grid if k == 1 or k >= 2 + n else grid:
                 if g >= vec[k]:
                     break
                 trial = vec.copy()
