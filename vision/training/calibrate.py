@@ -16,7 +16,8 @@ clubs as spades, both corners agreeing, at pooled probabilities up to 0.9999, wh
 hardly anything is read as a heart that is not one. One bar for all
 had to sit above those spades (0.99 / 0.999) and so abstained on most cards whose
 suit was merely a little unsure; per-suit bars keep "spade" strict and let the
-other suits through. Bars never go below MIN_BAR.
+other suits through. No bar goes below MIN_BAR, no pair bar below what two corners
+at MIN_BAR pool to (0.988).
 
 Calibration cards come from single-card views (synth.py), training-style scenes
 (scenes.py) and scenes read as the camera chain reads them (calscenes.py: true,
@@ -47,8 +48,9 @@ from vision.recognize.classifier import (
 from vision.types import RANKS, SUITS
 
 TARGET_WRONG = 0.001  # the 0.1% budget, on calibration patches harsher than scenes
-#: No bar below this: two calibration decks cannot show every confusion a new deck may
-#: bring, so a suit they never misread into still needs 0.9 (see choose_thresholds).
+#: No bar below this (pair bars: two corners at it, pooled): two calibration decks cannot
+#: show every confusion a new deck may bring, so a suit they never misread into still
+#: needs 0.9 (see choose_thresholds).
 MIN_BAR = 0.9
 NONE = len(RANKS)
 #: Candidate thresholds: fine steps up to 0.99, then ever closer to 1 (pooled
