@@ -21,6 +21,11 @@ from vision.detect.evidence import Evidence
 #: Support from which an outline is worth a second look, and how many are.
 MIN_TRY = 0.5
 MAX_TRY = 30
+#: Short side (work pixels) from which an outline can lie out of the first
+#: polish's reach (4 px) yet on the card: a tenth of a card 40 px wide (the
+#: 1280x720 table camera) is within it, and a wide snap there jumps to the
+#: neighbouring card's border.
+MIN_SHORT = 64.0
 #: Reach of the wide snap (work pixels) and its step, then of the fine one. (8 px
 #: in one fine pass found 6 cards fewer on the real train photos and left 18
 #: more false ones; 16 px in 1 px steps costs twice the samples for 2 cards.)
@@ -51,7 +56,7 @@ def snap_again(
         return []
     quads = np.stack([pool[i].quad for i in weak]).astype(np.float32)
     areas = g.quad_areas(quads)
-    ok = np.ones(len(weak), dtype=bool)
+    ok = g.short_long(quads)[:, 0] >= MIN_SHORT
     if sizes:
         known = [s * l for s, l in sizes]
         ok &= (areas >= 0.5 * min(known)) & (areas <= 1.5 * max(known))
