@@ -68,7 +68,8 @@ def test_real_photo_recall() -> None:
         bbs = [g.bounding_box(c.quad) for c in cands]
         found += sum(any(g.box_iou(b, d) >= 0.5 for d in bbs) for b in bs)
         total += len(bs)
-    # Today 100 of 143 found with 164 detections (98 with 243 before the seam,
-    # size and printed-shape rules: pips and carpet blobs).
-    assert found / total >= 0.68, (found, total)
-    assert dets <= 1.3 * total, (dets, total)  # not buying recall with phantom cards
+    # Today 110 of 143 found with 159 detections (102 with 167 before the specks,
+    # cut-off cards and wide-snap rules of sizes.py, cutoff.py, rescue.py; 98 with
+    # 243 before the seam, size and printed-shape rules: pips and carpet blobs).
+    assert found / total >= 0.74, (found, total)
+    assert dets <= 1.2 * total, (dets, total)  # not buying recall with phantom cards
