@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.recognize.classifier import IndexClassifier
-from vision.recognize.reader import read_candidate
+from vision.recognize.reader import read_candidates
 
 REAL_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-photos-ranks"
 _REAL_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -133,34 +133,36 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         spec = random_scene_spec(rng, names, n_cards, overlap=overlap, face_down=face_down)
         image, truth = renderer.render(spec, rng)
         rep.scenes += 1
+        shown: list[Any] = []  # what the reader is shown, a frame at a time as live
+        match: list[int | None] = []  # truth[k] is shown[match[k]]
         if quads == "truth":
-            pairs: list[tuple[Any, Any]] = []
             for t in truth:
                 vis: Any = tuple(r.visible for r in t.index_regions) or (False, False)
                 patches = None
                 if not t.face_down:
                     patches = tuple(p for p, v in zip(
                         extract_index_patches(image, t.corners), vis) if v)
-                pairs.append((t, _TruthCandidate(t.corners, t.face_down, vis, patches)))
+                match.append(len(shown))
+                shown.append(_TruthCandidate(t.corners, t.face_down, vis, patches))
         else:
             assert detect is not None
-            cands = detect(image)
-            pairs, used = [], set()  # type: ignore[var-annotated]
+            shown = detect(image)
+            used: set[int] = set()
             for t in truth:
                 best, best_iou = None, 0.5
-                for j, c in enumerate(cands):
+                for j, c in enumerate(shown):
                     if j not in used:
                         iou = _poly_iou(t.corners, c.corners)
                         if iou > best_iou:
                             best, best_iou = j, iou
                 if best is not None:
                     used.add(best)
-                pairs.append((t, cands[best] if best is not None else None))
-            for j, c in enumerate(cands):
-                if j not in used and read_candidate(clf, image, c).card is not None:
-                    rep.phantoms += 1
-        for t, cand in pairs:
-            got = read_candidate(clf, image, cand).card if cand is not None else None
+                match.append(best)
+        read = read_candidates(clf, image, shown)
+        rep.phantoms += sum(1 for j, s in enumerate(read) if j not in match and s.card)
+        pairs = [(t, read[j] if j is not None else None) for t, j in zip(truth, match)]
+        for t, sighting in pairs:
+            got = sighting.card if sighting is not None else None
             if t.face_down:
                 rep.backs += 1
                 rep.backs_read += got is not None
@@ -231,7 +233,7 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
         sx, sy = stretch
         image = stretched(load_image(root / "images" / split / name), sx, sy)
         rep.images += 1
-        sightings = [read_candidate(clf, image, c) for c in det(image)]
+        sightings = read_candidates(clf, image, det(image))
         boxes = []
         for s in sightings:
             q = np.asarray(s.corners)

@@ -10,7 +10,9 @@ keeps its earlier reading instead of being read again.
 
 The recogniser is passed in (composition root: referee/), anything with
 `classify(patches) -> list[Reading]`, `calibration` and `deck` like
-`vision.recognize.IndexClassifier`; with none, cards are located but not read.
+`vision.recognize.IndexClassifier` (and its `wants_second_look`/`look_again_many` for
+the second look); with none, cards are located but not read. Cards are read by
+vision.recognize.reader's rule, the same as for still images.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 
 from vision.detect import CardCandidate, DetectorConfig, check_image, detect_cards
 from vision.detect import geometry as g
+from vision.recognize.reader import one_of_each, read_candidates
 from vision.types import CardSighting, Frame, FrameReading
 
 __all__ = ["ChangeConfig", "Pipeline", "Recognizer"]
@@ -134,31 +137,14 @@ class Pipeline:
             for i in todo:
                 out[i] = _unread(cands[i])
             return tuple(o for o in out if o is not None)
-        # One batch for all patches of all cards: one network call per frame.
-        patches: list[np.ndarray] = []
-        spans: list[tuple[int, int]] = []
-        for i in todo:
-            start = len(patches)
-            patches.extend(cands[i].index_patches)
-            spans.append((start, len(patches)))
-        readings = self.recognizer.classify(patches) if patches else []
-        for i, (a, b) in zip(todo, spans):
-            out[i] = self._verdict(cands[i], readings[a:b])
-        return tuple(o for o in out if o is not None)
-
-    def _verdict(self, cand: CardCandidate, readings: list[Any]) -> CardSighting:
-        """Same rule as vision.recognize.reader.read_candidate: a card the detector
-        took for a back is face up only if its corners read as one card for sure."""
-        from vision.recognize.classifier import combine
-
-        assert self.recognizer is not None
-        if not readings:
-            return _unread(cand)
-        v = combine(readings, self.recognizer.calibration,
-                    enrolled=getattr(self.recognizer, "deck", None) is not None)
-        if cand.face_down and v.card is None:
-            return CardSighting(cand.corners, face_down=True)
-        return CardSighting(cand.corners, False, v.card, v.confidence, v.rank, v.suit)
+        # The reader's rule: one network call for all patches of all cards to read
+        # (and one more for the second looks, if any), backs as backs.
+        for i, s in zip(todo, read_candidates(self.recognizer, image, [cands[i] for i in todo])):
+            out[i] = s
+        # A card kept from the last frame and one read now may be read as the same.
+        return tuple(one_of_each([o for o in out if o is not None],
+                                 [c.index_visible for c in cands],
+                                 [c.face_down for c in cands]))
 
     def _unchanged_card(
         self, cand: CardCandidate, memo: _Memo | None, moved: np.ndarray | None,

@@ -1,23 +1,31 @@
-"""One still image -> every card in it, read or not (for the CLI and evaluation).
+"""Detector candidates -> CardSightings: the one reading rule, for still images (the
+CLI, evaluation) and the live pipeline alike.
 
-The live path is vision.pipeline (with its change cache); this is the same
-composition without state: detect every card, read each face-up one from its
-visible corner indices, report backs as backs. Detection is passed in (`detect`) so
-that evaluation can also feed ground-truth quads.
+`read_candidates` reads every face-up card of a frame from its visible corner
+indices in one network call, gives a second look (one more call) to the cards whose
+corners agreed but fell short of the bars, reports backs as backs, and finally
+applies `one_of_each`. `read_image` is the same composition without state: detect,
+then read. Detection is passed in (`detect`) so that evaluation can also feed
+ground-truth quads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
+import cv2
 import numpy as np
 
-from vision.recognize.classifier import IndexClassifier, combine
-from vision.recognize.patch import extract_index_patches
+from vision.recognize.classifier import CardReading, IndexClassifier, combine
+from vision.recognize.patch import extract_index_patches, index_quads
 from vision.types import CardSighting
 
 Detect = Callable[[np.ndarray], list[Any]]
+
+#: A read index region lies on another card when this share of it is covered.
+COVERED_SHARE = 0.1
 
 
 def default_detector() -> Detect:
@@ -27,41 +35,120 @@ def default_detector() -> Detect:
     return detect_cards
 
 
-def read_candidate(clf: IndexClassifier, image: np.ndarray, cand: Any) -> CardSighting:
-    """A CardSighting for one detector candidate.
+def _corners(cand: Any) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in np.asarray(cand.corners).reshape(4, 2))
 
-    Uses the candidate's own `index_patches` (its visible corners only) when it carries
-    them, else cuts both corners from `image`. A card whose corners agree but fall
-    short of the bars gets a second look (`IndexClassifier.look_again`: the corners cut
-    a little tighter and looser, calibrated bars of their own); only those cards pay
-    for it. A candidate the detector took for a back is still shown to the classifier:
-    if its corners read as one card with the calibrated confidence it is reported face
-    up (the classifier is trained on backs as "not an index", so a real back does not
+
+def _patches(image: np.ndarray, cand: Any) -> list[np.ndarray]:
+    """The candidate's visible corner patches: its own when it carries them, else cut
+    from `image` (ground-truth quads, other detectors)."""
+    own = getattr(cand, "index_patches", None)
+    if own:
+        return list(own)
+    visible = tuple(getattr(cand, "index_visible", (True, True)))
+    if not any(visible):
+        return []
+    cut = extract_index_patches(image, _corners(cand))
+    return [p for p, v in zip(cut, visible) if v]
+
+
+def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[CardSighting]:
+    """One CardSighting per candidate, in order (see module).
+
+    `clf` is an IndexClassifier or anything with its `classify`, `calibration` and
+    `deck` (the second look is skipped for recognisers without `wants_second_look`).
+    A candidate the detector took for a back is still shown to the classifier: if its
+    corners read as one card with the calibrated confidence it is reported face up
+    (the classifier is trained on backs as "not an index", so a real back does not
     pass), otherwise as a back.
     """
-    corners = tuple((float(x), float(y)) for x, y in np.asarray(cand.corners).reshape(4, 2))
-    visible = tuple(getattr(cand, "index_visible", (True, True)))
-    patches = getattr(cand, "index_patches", None)
-    if not patches:
-        if not any(visible):
-            if getattr(cand, "face_down", False):
-                return CardSighting(corners, face_down=True)  # type: ignore[arg-type]
-            return CardSighting(corners)  # type: ignore[arg-type]  # both indices covered
-        cut = extract_index_patches(image, corners)
-        patches = [p for p, v in zip(cut, visible) if v]
-    readings = clf.classify(list(patches))
-    verdict = combine(readings, clf.calibration, enrolled=clf.deck is not None)
-    if verdict.card is None and clf.wants_second_look(readings):
-        verdict = clf.look_again(image, np.asarray(corners, np.float32), visible,
-                                 list(patches))
-    if getattr(cand, "face_down", False) and verdict.card is None:
-        return CardSighting(corners, face_down=True)  # type: ignore[arg-type]
-    return CardSighting(corners, False, verdict.card, verdict.confidence,  # type: ignore
-                        verdict.rank, verdict.suit)
+    enrolled = getattr(clf, "deck", None) is not None
+    cuts = [_patches(image, c) for c in cands]
+    flat = [p for ps in cuts for p in ps]
+    readings = clf.classify(flat) if flat else []
+    verdicts: list[CardReading | None] = []
+    again: list[int] = []
+    start = 0
+    for i, ps in enumerate(cuts):
+        mine = readings[start:start + len(ps)]
+        start += len(ps)
+        if not mine:
+            verdicts.append(None)
+            continue
+        verdicts.append(combine(mine, clf.calibration, enrolled=enrolled))
+        wants = getattr(clf, "wants_second_look", None)
+        if verdicts[-1].card is None and wants is not None and wants(mine):  # type: ignore[union-attr]
+            again.append(i)
+    if again:
+        looks = clf.look_again_many(image, [
+            (np.asarray(_corners(cands[i]), np.float32),
+             tuple(getattr(cands[i], "index_visible", (True, True))), cuts[i])
+            for i in again])
+        for i, v in zip(again, looks):
+            verdicts[i] = v
+    out = []
+    for cand, v in zip(cands, verdicts):
+        corners = _corners(cand)
+        back = bool(getattr(cand, "face_down", False))
+        if v is None or (back and v.card is None):
+            out.append(CardSighting(corners, face_down=back))  # type: ignore[arg-type]
+        else:
+            out.append(CardSighting(corners, False, v.card, v.confidence,  # type: ignore
+                                    v.rank, v.suit))
+    visible = [tuple(getattr(c, "index_visible", (True, True))) for c in cands]
+    return one_of_each(out, visible, [bool(getattr(c, "face_down", False)) for c in cands])
+
+
+def one_of_each(sightings: list[CardSighting], visible: Sequence[tuple[bool, ...]],
+                backs: Sequence[bool] | None = None) -> list[CardSighting]:
+    """Unread the readings that a single deck makes impossible.
+
+    A deck holds each card once, so two sightings read as the same card mean one of
+    them is wrong. The likely culprit: a corner taken as visible although another card
+    lies on it (the order of two overlapping cards misjudged), which then shows that
+    card's own index. The sighting whose read index region lies on the other card is
+    unread; when neither's does (or both do), both are, since which one is right
+    cannot be told. `visible[i]`: which corner indices of sightings[i] were read;
+    `backs[i]`: the detector took it for a back (unread, it is one again).
+    """
+    by_card: dict[str, list[int]] = {}
+    for i, s in enumerate(sightings):
+        if s.card is not None:
+            by_card.setdefault(s.card, []).append(i)
+    doubtful: set[int] = set()
+    for idx in by_card.values():
+        if len(idx) < 2:
+            continue
+        on_other = {i for i in idx for j in idx if i != j
+                    and _index_on(sightings[i], visible[i], sightings[j])}
+        doubtful |= on_other if 0 < len(on_other) < len(idx) else set(idx)
+    if not doubtful:
+        return sightings
+    return [replace(s, card=None, confidence=0.0, rank=None, suit=None,
+                    face_down=bool(backs and backs[i])) if i in doubtful
+            else s for i, s in enumerate(sightings)]
+
+
+def _index_on(s: CardSighting, visible: tuple[bool, ...], other: CardSighting) -> bool:
+    """Does a read index region of `s` lie (COVERED_SHARE of it or more) on `other`?"""
+    quad = np.asarray(other.corners, np.float32)
+    for region, v in zip(index_quads(s.corners), visible):
+        if not v:
+            continue
+        area = float(cv2.contourArea(region))
+        inter, _ = cv2.intersectConvexConvex(region, quad)
+        if area > 0 and inter >= COVERED_SHARE * area:
+            return True
+    return False
+
+
+def read_candidate(clf: IndexClassifier, image: np.ndarray, cand: Any) -> CardSighting:
+    """`read_candidates` for a single candidate (no other card to check it against)."""
+    return read_candidates(clf, image, [cand])[0]
 
 
 def read_image(clf: IndexClassifier, image: np.ndarray, detect: Detect | None = None
                ) -> list[CardSighting]:
     """Every card found in `image`, read where the recogniser is sure."""
     det = detect or default_detector()
-    return [read_candidate(clf, image, c) for c in det(image)]
+    return read_candidates(clf, image, det(image))
