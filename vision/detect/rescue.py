@@ -19,7 +19,7 @@ from vision.detect import refine, select
 from vision.detect.evidence import Evidence
 
 #: Support from which an outline is worth a second look, and how many are.
-MIN_TRY = 0.5
+MIN_TRY = 0.4
 MAX_TRY = 30
 #: Short side (work pixels) from which an outline can lie out of the first
 #: polish's reach (4 px) yet on the card: a tenth of a card 40 px wide (the
