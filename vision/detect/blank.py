@@ -39,8 +39,9 @@ _INDEXES = np.concatenate([_weights(0.03, 0.24, 0.03, 0.36, _INDEX_GRID),
 
 
 def looks_blank(ev: Evidence, quad: np.ndarray) -> bool:
-    """True if the quad (work scale) holds no ink, in either index corner nor
-    anywhere else on it, and no pattern either."""
+    """True if the quad (work scale) is white paper holding no ink, in either
+    index corner nor anywhere else on it, and no pattern either; or, seen big and
+    whole, holding a little ink but none in one of its index corners."""
     quad = order_quad(quad)
     card = _CARD @ quad
     if float(np.mean(sample(ev.bright, card) > 0)) < 0.8:
@@ -48,10 +49,47 @@ def looks_blank(ev: Evidence, quad: np.ndarray) -> bool:
     vals = np.concatenate([sample(ev.grey, card), sample(ev.grey, _INDEXES @ quad)])
     k = int(0.75 * (len(vals) - 1))
     paper = float(np.partition(vals, k)[k])
-    if float(np.mean(vals < paper - INK_STEP)) >= 0.02:
-        return False  # ink: an index, pips, a picture
+    ink = vals < paper - INK_STEP
+    share = float(np.mean(ink))
+    if share >= 0.02:
+        # Ink: an index, pips, a picture; or a line of writing on a note, the
+        # fold of an envelope. A card seen big and whole prints its index in both
+        # corners: a little ink and one of them bare is a sheet.
+        return (share < SPARSE and _short_side(quad) >= BIG_CARD and _in_view(ev, quad)
+                and _bare_corner(ink[_CARD_GRID * _CARD_GRID:]))
     # No ink; a back's pattern may be faint, but it is a pattern: neighbouring
     # samples differ, where a sheet is smooth (at most a gentle light gradient).
     grid = vals[:_CARD_GRID * _CARD_GRID].reshape(_CARD_GRID, _CARD_GRID)
     rough = float(np.mean(np.abs(np.diff(grid, axis=0)))) + float(np.mean(np.abs(np.diff(grid, axis=1))))
     return rough < SMOOTH
+
+
+#: Below this share of ink samples a paper quad is "a little ink" (a line of
+#: writing); a card's two indices alone make more once it is seen big.
+SPARSE = 0.05
+#: Short side (work pixels) from which an index shows crisply: on a smaller card
+#: it is a few pixels that blur into the paper, and may read as bare.
+BIG_CARD = 80.0
+#: At most this many ink samples (of _INDEX_GRID ** 2) make an index corner bare.
+BARE = 1
+
+
+def _bare_corner(ink: np.ndarray) -> bool:
+    """Is either index corner (ink flags of both, _INDEXES order) bare?"""
+    n = _INDEX_GRID * _INDEX_GRID
+    return int(ink[:n].sum()) <= BARE or int(ink[n:].sum()) <= BARE
+
+
+def _short_side(quad: np.ndarray) -> float:
+    """Mean of the two short sides of an ordered quad (edges 0-1 and 2-3)."""
+    d = quad[[1, 2, 3, 0]] - quad
+    e = np.sqrt((d * d).sum(axis=1))
+    return float(min(e[0] + e[2], e[1] + e[3]) / 2)
+
+
+def _in_view(ev: Evidence, quad: np.ndarray) -> bool:
+    """Does the whole quad lie in the image (a card running out of it shows
+    only one of its index corners)?"""
+    h, w = ev.shape
+    return bool(quad[:, 0].min() >= 0 and quad[:, 1].min() >= 0
+                and quad[:, 0].max() <= w - 1 and quad[:, 1].max() <= h - 1)
