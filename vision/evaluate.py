@@ -112,6 +112,25 @@ class _TruthCandidate:
     index_patches: tuple[np.ndarray, ...] | None = None
 
 
+def best_matches(iou: list[list[float]], min_iou: float) -> list[int | None]:
+    """For each truth (row), the detection (column) it is matched with, or None:
+    pairs taken best IoU first, each detection once, only above `min_iou`.
+
+    Why not each truth in turn taking its best: a card mostly hidden under another
+    would take the top card's detection when listed first, and the top card's right
+    reading would count as a wrong reading of the card below.
+    """
+    pairs = sorted(((v, i, j) for i, row in enumerate(iou) for j, v in enumerate(row)
+                    if v > min_iou), reverse=True)
+    out: list[int | None] = [None] * len(iou)
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if out[i] is None and j not in used:
+            out[i] = j
+            used.add(j)
+    return out
+
+
 def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
                       seed: int = 0, *, n_cards: int = 8, overlap: float = 0.4,
                       face_down: float = 0.1, quads: str = "truth",
@@ -147,17 +166,8 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         else:
             assert detect is not None
             shown = detect(image)
-            used: set[int] = set()
-            for t in truth:
-                best, best_iou = None, 0.5
-                for j, c in enumerate(shown):
-                    if j not in used:
-                        iou = _poly_iou(t.corners, c.corners)
-                        if iou > best_iou:
-                            best, best_iou = j, iou
-                if best is not None:
-                    used.add(best)
-                match.append(best)
+            match = best_matches([[_poly_iou(t.corners, c.corners) for c in shown]
+                                  for t in truth], 0.5)
         read = read_candidates(clf, image, shown)
         rep.phantoms += sum(1 for j, s in enumerate(read) if j not in match and s.card)
         pairs = [(t, read[j] if j is not None else None) for t, j in zip(truth, match)]
@@ -238,20 +248,14 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
         for s in sightings:
             q = np.asarray(s.corners)
             boxes.append((q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
-        used: set[int] = set()
-        for rank, (x0, y0, x1, y1) in labels[name]:
-            box = (x0 * sx, y0 * sy, x1 * sx, y1 * sy)
-            best, best_iou = None, 0.4
-            for j, b in enumerate(boxes):
-                iou = _box_iou(box, b)
-                if j not in used and iou > best_iou:
-                    best, best_iou = j, iou
+        scaled = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for _, (x0, y0, x1, y1) in labels[name]]
+        match = best_matches([[_box_iou(box, b) for b in boxes] for box in scaled], 0.4)
+        for (rank, _), best in zip(labels[name], match):
             if best is None:
                 rep.missed += 1
                 rep.ranks.add(rank, None, name)
                 rep.rank_alone.add(rank, None, name)
                 continue
-            used.add(best)
             s = sightings[best]
             got = s.card[:-1] if s.card else None
             rep.ranks.add(rank, got, name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.evaluate import Tally, stretched
+from vision.evaluate import Tally, best_matches, stretched
 
 
 def test_tally_counts_wrong_apart_from_abstained():
@@ -26,3 +26,14 @@ def test_stretched_resizes_each_axis_on_its_own():
     assert 45 <= xs.min() <= 46 and 53 <= xs.max() <= 55  # x halved
     assert 47 <= ys.min() <= 49 and 70 <= ys.max() <= 72  # y times 1.2
     assert stretched(img, 1.0, 1.0) is img
+
+
+def test_matching_takes_the_best_overlap_first() -> None:
+    # Card 0 lies mostly hidden under card 1; the one detection is card 1's. Taken in
+    # turn, card 0 would grab it (0.6 > 0.5) and card 1's reading count against card 0.
+    assert best_matches([[0.6], [0.95]], 0.5) == [None, 0]
+    # Each detection once; below the bar, no match.
+    assert best_matches([[0.9, 0.7], [0.8, 0.4]], 0.5) == [0, None]
+    assert best_matches([[0.9, 0.7], [0.8, 0.75]], 0.5) == [0, 1]
+    assert best_matches([[0.3]], 0.5) == [None]
+    assert best_matches([], 0.5) == []
