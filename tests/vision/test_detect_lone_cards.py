@@ -106,3 +106,24 @@ def test_outline_off_the_border_is_snapped_onto_it(anglo: cardart.DeckArt, shift
     assert g.iou(found[0].quad, true) >= 0.95
     card = select.score_many(ev, [true])[0]
     assert snap_again(ev, [card, weak], 0.75, []) == []
+
+
+@pytest.mark.parametrize("kind", ["wood", "dark"])
+def test_notepad_beside_a_card_is_no_card(anglo: cardart.DeckArt, kind: str) -> None:
+    """A notepad three times a card's size with a printed header at its top: its
+    outline is crisp and card-shaped and the header is ink, so it was taken for a
+    card, first (the largest), and the ace beside it, a third its size, was then
+    dropped as too small to be a card."""
+    img, laid = lay(anglo, [Placement("AS", (1000, 520), 8)], kind=kind, seed=0,
+                    card_height=360, size=(1280, 960))
+    note = cv2.boxPoints(((450, 480), (520, 700), -4)).astype(np.float32)
+    cv2.fillPoly(img, [np.rint(note).astype(np.int32)], (232, 236, 238), lineType=cv2.LINE_AA)
+    header = np.zeros_like(img)
+    cv2.putText(header, "SCHOOL OF LAW", (250, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (255, 255, 255), 3)
+    cv2.putText(header, "University of Montana", (250, 245), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                (255, 255, 255), 2)
+    header = cv2.warpAffine(header, cv2.getRotationMatrix2D((450, 480), -4, 1.0), (1280, 960))
+    img = cv2.GaussianBlur(np.where(header > 0, np.uint8(60), img), (3, 3), 0)
+    cands = detect_cards(img, DetectorConfig(with_patches=False))
+    assert max((g.iou(c.quad, g.order_quad(laid[0].corners)) for c in cands), default=0.0) >= 0.9
+    assert all(g.iou(c.quad, g.order_quad(note)) < 0.2 for c in cands)
