@@ -1,10 +1,12 @@
 """vision.detect finds plainly visible cards that phone photos of the real table lost:
-a card among small crisp specks (a patterned cloth, bark, brick), and cards cut off
-by the edge of the picture.
+a card among small crisp specks (a patterned cloth, bark, brick), cards cut off by
+the edge of the picture, an outline that sits off the card's border by more than
+the first polish reaches, an ace beside a notepad.
 
 Hand-laid tables (vision.detect.tableau), so the truth is exact. Each test fails on
 the detector before these fixes (commit 0e222ff): the card among the specks was
-never reported (the specks were, as cards), and no card cut by the frame was.
+never reported (the specks were, as cards), no card cut by the frame was, the
+rescue module did not exist, and the notepad was reported instead of the ace.
 """
 
 from __future__ import annotations
