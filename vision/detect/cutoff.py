@@ -32,7 +32,8 @@ MAX_OVER = 0.12
 
 
 def credit_cut_off(
-    ev: Evidence, hyps: list[select.Scored], sizes: list[tuple[float, float]]
+    ev: Evidence, hyps: list[select.Scored], sizes: list[tuple[float, float]],
+    quads: np.ndarray | None = None,
 ) -> list[select.Scored]:
     """`hyps` with the outline points at or beyond the image's edge counted as
     backed by an edge, for the quads whose outline in view is backed well enough,
@@ -40,17 +41,18 @@ def credit_cut_off(
     (`sizes`: (short, long) of each; any size if none is); the others as they were.
 
     Why the size: a block of a checked cloth running out of the picture is as
-    well edged as a card; its cells are rarely card-sized.
+    well edged as a card; its cells are rarely card-sized. `quads`: the quads
+    of `hyps` stacked (H, 4, 2) float32, if the caller has them.
     """
     if not hyps or not sizes:
         return hyps
-    quads = np.stack([s.quad for s in hyps]).astype(np.float32)
+    if quads is None:
+        quads = np.stack([s.quad for s in hyps]).astype(np.float32)
     h, w = (float(v) for v in ev.shape)
-    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    far = np.array([w - 1 - EDGE_PX, h - 1 - EDGE_PX], dtype=np.float32)
     mid = quads.mean(axis=1)
-    near = ((lo[:, 0] < EDGE_PX) | (lo[:, 1] < EDGE_PX)
-            | (hi[:, 0] > w - 1 - EDGE_PX) | (hi[:, 1] > h - 1 - EDGE_PX))
-    near &= (mid[:, 0] >= 0) & (mid[:, 1] >= 0) & (mid[:, 0] <= w - 1) & (mid[:, 1] <= h - 1)
+    near = (((quads.min(axis=1) < EDGE_PX) | (quads.max(axis=1) > far)).any(axis=1)
+            & (mid >= 0).all(axis=1) & (mid <= far + EDGE_PX).all(axis=1))
     idx = np.flatnonzero(near)
     idx = idx[[hyps[i].on is not None for i in idx.tolist()]]
     if not len(idx):

@@ -202,7 +202,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
             if g.iou(q, group.quad) < 0.8]  # not the group again
         pool += _not_printed(ev, _polish(ev, select.score_many(ev, more)), white)
     pool += _not_printed(ev, snap_again(ev, pool, config.min_support, sizes), white)
-    pool = drop_tiny(ev, credit_cut_off(ev, pool, sizes), config.min_support)
+    stacked = np.stack([s.quad for s in pool]).astype(np.float32) if pool else None
+    pool = credit_cut_off(ev, pool, sizes, stacked)
+    pool = drop_tiny(ev, pool, config.min_support, stacked)
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )

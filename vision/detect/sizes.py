@@ -28,12 +28,16 @@ MIN_SIDE = 0.5
 BATCH = 4
 
 
-def drop_tiny(ev: Evidence, hyps: list[select.Scored], min_support: float) -> list[select.Scored]:
+def drop_tiny(
+    ev: Evidence, hyps: list[select.Scored], min_support: float, quads: np.ndarray | None = None
+) -> list[select.Scored]:
     """`hyps` without the outlines under TINY times the largest card-like one (see
-    the module docstring); all of them if none is card-like."""
+    the module docstring); all of them if none is card-like. `quads`: the quads
+    of `hyps` stacked (H, 4, 2) float32, if the caller has them."""
     if len(hyps) < 2:
         return hyps
-    quads = np.stack([h.quad for h in hyps]).astype(np.float32)
+    if quads is None:
+        quads = np.stack([h.quad for h in hyps]).astype(np.float32)
     areas = g.quad_areas(quads)
     sup = np.array([h.support for h in hyps])
     side = np.array([h.side_min for h in hyps])
