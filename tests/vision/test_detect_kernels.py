@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from vision_helpers import deck_or_skip
 
-from vision.detect import kernels, select
+from vision.detect import kernels, outline
 
 KERNELS = (kernels.select_side_points, kernels.cross_sides, kernels.mark_inside,
            kernels.polish_sides, kernels.paper_share_bgr, kernels.outline_flags,
@@ -42,9 +42,9 @@ def test_no_writable_cache_still_compiles() -> None:
 def test_inside_quads_margin() -> None:
     sq = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], dtype=np.float32)  # clockwise, y down
     pts = np.array([[5, 5], [11, 5], [13, 5], [-1.5, -1.5]], dtype=np.float32)
-    assert select.inside_quads(pts, [sq], 0.0).tolist() == [True, False, False, False]
-    assert select.inside_quads(pts, [sq], 2.0).tolist() == [True, True, False, True]
-    assert select.inside_quads(pts, [], 2.0).tolist() == [False] * 4
+    assert outline.inside_quads(pts, [sq], 0.0).tolist() == [True, False, False, False]
+    assert outline.inside_quads(pts, [sq], 2.0).tolist() == [True, True, False, True]
+    assert outline.inside_quads(pts, [], 2.0).tolist() == [False] * 4
 
 
 @pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")

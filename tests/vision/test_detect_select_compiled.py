@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from vision_helpers import deck_or_skip
 
-from vision.detect import detect_cards, kernels, select
+from vision.detect import detect_cards, kernels, outline, select
 from vision.detect.evidence import Evidence, gather
 from vision.detect.tableau import grid, lay
 
@@ -58,24 +58,24 @@ def _plain(monkeypatch: pytest.MonkeyPatch, fn, *args, **kw):  # type: ignore[no
         return fn(*args, **kw)
 
 
-@pytest.mark.parametrize("n", [select.SIDE_SAMPLES, 40])
+@pytest.mark.parametrize("n", [outline.SIDE_SAMPLES, 40])
 def test_outline_flags_and_polarity_equal_numpy(ev: Evidence, monkeypatch: pytest.MonkeyPatch,
                                                 n: int) -> None:
     quads = _quads(ev, np.random.default_rng(n))
-    on = select.outline_flags(ev, quads, n)
-    on_plain = _plain(monkeypatch, select.outline_flags, ev, quads, n)
+    on = outline.outline_flags(ev, quads, n)
+    on_plain = _plain(monkeypatch, outline.outline_flags, ev, quads, n)
     assert on.shape == (len(quads), 4 * n)
     assert 0.02 < on_plain.mean() < 0.98  # the case is not trivial
     np.testing.assert_array_equal(on, on_plain)
-    pol = select.polarity(ev, quads, n)
-    pol_plain = _plain(monkeypatch, select.polarity, ev, quads, n)
+    pol = outline.polarity(ev, quads, n)
+    pol_plain = _plain(monkeypatch, outline.polarity, ev, quads, n)
     assert (pol_plain == 1).any() and (pol_plain == -1).any()
     np.testing.assert_array_equal(pol, pol_plain)
     # Only where asked (choose: the points on an edge), 0 elsewhere.
-    pol_on = select.polarity(ev, quads, n, where=on)
+    pol_on = outline.polarity(ev, quads, n, where=on)
     np.testing.assert_array_equal(pol_on, np.where(on, pol_plain, 0))
-    np.testing.assert_array_equal(pol_on, _plain(monkeypatch, select.polarity, ev, quads, n, where=on))
-    pts, on2 = select.outline_on(ev, quads, n)
+    np.testing.assert_array_equal(pol_on, _plain(monkeypatch, outline.polarity, ev, quads, n, where=on))
+    pts, on2 = outline.outline_on(ev, quads, n)
     np.testing.assert_array_equal(on2, on)
     assert pts.shape == (len(quads), 4 * n, 2)
 
@@ -84,8 +84,8 @@ def test_overshoot_and_table_like_equal_numpy(ev: Evidence,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(9)
     quads = _quads(ev, rng)
-    over = select.overshoot(ev, quads)
-    over_plain = _plain(monkeypatch, select.overshoot, ev, quads)
+    over = outline.overshoot(ev, quads)
+    over_plain = _plain(monkeypatch, outline.overshoot, ev, quads)
     assert 5 < len(set(over_plain.tolist())) and (over_plain == 0).any()
     np.testing.assert_array_equal(over, over_plain)
     # table_like with no, one and several quads lying on it (their points left out).
@@ -93,8 +93,8 @@ def test_overshoot_and_table_like_equal_numpy(ev: Evidence,
     for k, q in enumerate(quads):
         covered = [quads[j] for j in rng.choice(len(quads), k % 4, replace=False)]
         covered += [q + rng.normal(0, 8.0, (4, 2)).astype(np.float32)] if k % 5 == 0 else []
-        got.append(select.table_like(ev, q, covered))
-        want.append(_plain(monkeypatch, select.table_like, ev, q, covered))
+        got.append(outline.table_like(ev, q, covered))
+        want.append(_plain(monkeypatch, outline.table_like, ev, q, covered))
     assert 10 < sum(want) < len(want) - 10
     assert got == want
 
@@ -153,9 +153,9 @@ def test_cover_outlines_equals_numpy_update(ev: Evidence) -> None:
     rng = np.random.default_rng(11)
     quads = _quads(ev, rng)
     h = len(quads)
-    on = rng.random((h, 4 * select.SIDE_SAMPLES)) < 0.7
+    on = rng.random((h, 4 * outline.SIDE_SAMPLES)) < 0.7
     signed = np.where(on, rng.integers(-1, 2, on.shape), 0).astype(np.int8)
-    pts = select.outline_points(quads).reshape(h, -1, 2)
+    pts = outline.outline_points(quads).reshape(h, -1, 2)
     alive = rng.random(h) < 0.8
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     got = [np.zeros(on.shape, dtype=bool)] + [np.zeros(h, dtype=np.int64) for _ in range(4)]
@@ -165,14 +165,14 @@ def test_cover_outlines_equals_numpy_update(ev: Evidence) -> None:
         x0, y0 = quads[picked].min(axis=0) - 3.0
         x1, y1 = quads[picked].max(axis=0) + 3.0
         before = got[1].copy()
-        kernels.cover_outlines(quads, select._SIDE_T, 1 - select._SIDE_T,
-                               select.quad_lines([quads[picked]], 2.5)[0],
+        kernels.cover_outlines(quads, outline.SIDE_T, 1 - outline.SIDE_T,
+                               outline.quad_lines([quads[picked]], 2.5)[0],
                                np.array([x0, y0, x1, y1], dtype=np.float32), alive, lo, hi,
                                got[0], on, signed, *got[1:])
         near = np.flatnonzero(alive & (lo[:, 0] <= x1) & (hi[:, 0] >= x0)
                               & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
         cov = want[0]
-        cov[near] |= select.inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5).reshape(
+        cov[near] |= outline.inside_quads(pts[near].reshape(-1, 2), [quads[picked]], 2.5).reshape(
             len(near), -1)
         vis = ~cov[near]
         want[1][near] = vis.sum(axis=1)

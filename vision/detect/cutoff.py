@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect import select
+from vision.detect import outline, select
 from vision.detect.evidence import Evidence
 
 #: Outline points this close to the image's edge (work pixels) or beyond it see none.
@@ -63,7 +63,7 @@ def credit_cut_off(
     if not len(idx):
         return hyps
     out = list(hyps)
-    pts = select.outline_points(quads[idx]).reshape(len(idx), -1, 2)
+    pts = outline.outline_points(quads[idx]).reshape(len(idx), -1, 2)
     x, y = pts[..., 0], pts[..., 1]
     cut = (x < EDGE_PX) | (y < EDGE_PX) | (x > w - 1 - EDGE_PX) | (y > h - 1 - EDGE_PX)
     on = np.stack([hyps[i].on for i in idx.tolist()])
@@ -74,8 +74,8 @@ def credit_cut_off(
     if not fit.any():
         return hyps
     idx, cut, on = idx[fit], cut[fit], on[fit]
-    pol = select.polarity(ev, quads[idx])
-    over = select.overshoot(ev, quads[idx]) / np.maximum(_past_in_view(quads[idx], w, h), 1e-3)
+    pol = outline.polarity(ev, quads[idx])
+    over = outline.overshoot(ev, quads[idx]) / np.maximum(_past_in_view(quads[idx], w, h), 1e-3)
     signed = np.where(on & ~cut, pol, 0)
     agree = np.abs(signed.sum(axis=1)) / np.maximum((signed != 0).sum(axis=1), 1)
     for k in np.flatnonzero((agree >= MIN_AGREE) & (over <= MAX_OVER)).tolist():
@@ -87,7 +87,7 @@ def credit_cut_off(
 
 
 def _past_in_view(quads: np.ndarray, w: float, h: float) -> np.ndarray:
-    """Per quad (H, 4, 2): the share of select.overshoot's points (past each corner,
+    """Per quad (H, 4, 2): the share of outline.overshoot's points (past each corner,
     along each side) that lie in the image, where an edge could be seen."""
     a = quads
     b = quads[:, [1, 2, 3, 0]]

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect import proposals, prune, refine, select
+from vision.detect import outline, proposals, prune, refine, select
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
 from vision.detect.evidence import Evidence, gather
@@ -306,14 +306,14 @@ def _typical_sizes(scored: list[select.Scored]) -> list[tuple[float, float]]:
 def on_top(ev: Evidence, a: np.ndarray, b: np.ndarray) -> bool:
     """True if card `a` lies on `b`: where they overlap, `a`'s border is visible (it
     casts an edge) while `b`'s border runs hidden under `a`."""
-    pts, on = select.outline_on(ev, np.stack([a, b]).astype(np.float32), 40)
+    pts, on = outline.outline_on(ev, np.stack([a, b]).astype(np.float32), 40)
     return _on_top(pts, on, a, b)
 
 
 def _on_top(pts: np.ndarray, on: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
-    """`on_top` from the outline samples of a and b (select.outline_on, n=40)."""
-    ia = select.inside_quads(pts[0], [_shrink(b, 3.0)], 0.0)
-    ib = select.inside_quads(pts[1], [_shrink(a, 3.0)], 0.0)
+    """`on_top` from the outline samples of a and b (outline.outline_on, n=40)."""
+    ia = outline.inside_quads(pts[0], [_shrink(b, 3.0)], 0.0)
+    ib = outline.inside_quads(pts[1], [_shrink(a, 3.0)], 0.0)
     sa = float(on[0][ia].mean()) if ia.any() else 0.5
     sb = float(on[1][ib].mean()) if ib.any() else 0.5
     return sa >= sb
@@ -333,7 +333,7 @@ def _stack_order(quads: list[np.ndarray], ev: Evidence) -> list[np.ndarray]:
     if n < 2:
         return list(quads)
     # Every card's outline sampled once (outline_on is the same row by row).
-    pts, on = select.outline_on(ev, np.stack(quads).astype(np.float32), 40)
+    pts, on = outline.outline_on(ev, np.stack(quads).astype(np.float32), 40)
     box = g.boxes(quads)
     for i in range(n):
         for j in range(i + 1, n):

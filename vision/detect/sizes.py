@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect import select
+from vision.detect import outline, select
 from vision.detect.evidence import Evidence
 
 #: Outlines under this share of the reference card's area are dropped.
@@ -65,9 +65,9 @@ def reference_area(
     for start in range(0, len(idx), BATCH):
         part = idx[start:start + BATCH]
         q = quads[part]
-        over = select.overshoot(ev, q)
-        pol = select.polarity(ev, q)
-        on = np.stack([hyps[i].on if hyps[i].on is not None else select.outline_on(ev, q[k:k + 1])[1][0]
+        over = outline.overshoot(ev, q)
+        pol = outline.polarity(ev, q)
+        on = np.stack([hyps[i].on if hyps[i].on is not None else outline.outline_on(ev, q[k:k + 1])[1][0]
                        for k, i in enumerate(part.tolist())])
         signed = np.where(on, pol, 0)
         agree = np.abs(signed.sum(axis=1)) / np.maximum((signed != 0).sum(axis=1), 1)

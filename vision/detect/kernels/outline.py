@@ -11,7 +11,7 @@ from vision.detect.kernels._jit import _compiled, _inner
 
 @_compiled("void(float32[::1], float32[::1], float32[:, :, ::1], boolean[::1])")
 def mark_inside(px: np.ndarray, py: np.ndarray, lines: np.ndarray, hit: np.ndarray) -> None:
-    """For select.inside_quads: set hit[m] where point (px[m], py[m]) passes all four
+    """For outline.inside_quads: set hit[m] where point (px[m], py[m]) passes all four
     side tests ex*py - ey*px > c of any quad (lines (Q, 4, 3): ex, ey, c in single
     precision, as numpy compared them)."""
     for m in range(px.shape[0]):
@@ -44,7 +44,7 @@ def _pixel(x: float, y: float, rows: int, cols: int) -> tuple[int, int]:
            " boolean[:, ::1])")
 def outline_flags(bits: np.ndarray, quads: np.ndarray, t: np.ndarray, u: np.ndarray,
                   masks: np.ndarray, on: np.ndarray) -> None:
-    """For select.outline_on: along side s of quad a, at the points a_s * u + a_s+1 * t
+    """For outline.outline_on: along side s of quad a, at the points a_s * u + a_s+1 * t
     (single precision, as geometry.lerp_points), whether `bits` (evidence.bits) has a
     bit of masks[a, s] set at the nearest pixel; into on[a, s * n + i]."""
     rows, cols = bits.shape
@@ -63,7 +63,7 @@ def outline_flags(bits: np.ndarray, quads: np.ndarray, t: np.ndarray, u: np.ndar
            " float32[:, :, ::1], boolean[:, ::1], int8[:, ::1])")
 def outline_polarity(gx: np.ndarray, gy: np.ndarray, quads: np.ndarray, t: np.ndarray,
                      u: np.ndarray, nrm: np.ndarray, where: np.ndarray, out: np.ndarray) -> None:
-    """For select.polarity: at the outline points of outline_flags, the sign of the
+    """For outline.polarity: at the outline points of outline_flags, the sign of the
     gradient (nearest pixel of gx, gy) along the inward normal nrm[a, s] of the side,
     +1 above 15, -1 below -15, else 0 (single precision, as numpy); 0 where `where`
     is False (points the caller ignores: no gradient read)."""
@@ -141,7 +141,7 @@ def cover_outlines(quads: np.ndarray, t: np.ndarray, u: np.ndarray, lines: np.nd
            " int64[:, ::1], int64[:, ::1], float64[::1])")
 def corner_overshoot(bits: np.ndarray, quads: np.ndarray, u: np.ndarray, steps: np.ndarray,
                      masks: np.ndarray, across: np.ndarray, out: np.ndarray) -> None:
-    """For select.overshoot: at the points steps[a, j] past both ends of each side s
+    """For outline.overshoot: at the points steps[a, j] past both ends of each side s
     of quad a along its direction u[a, s] (single precision, as numpy), the share
     with an edge along the side (a bit of masks[a, s]) less the share with one
     across it (across[a, s]), clipped to [0, 1], into out[a]."""
@@ -176,7 +176,7 @@ def corner_overshoot(bits: np.ndarray, quads: np.ndarray, u: np.ndarray, steps: 
            " float32[:, :, ::1], float32[::1])")
 def table_share(color: np.ndarray, q: np.ndarray, f: np.ndarray, g: np.ndarray,
                 lines: np.ndarray, table: np.ndarray) -> bool:
-    """For select.table_like: of the grid points of quad q (bilinear at fractions f
+    """For outline.table_like: of the grid points of quad q (bilinear at fractions f
     both ways, g = 1 - f, single precision in numpy's order) not inside any quad of
     `lines` (side tests as mark_inside), do at least 60% show the table's colour
     (BGR within 40 of `table`, nearest pixel)? False with fewer than 4 such points."""
