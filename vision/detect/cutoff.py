@@ -12,6 +12,8 @@ makes a card.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from vision.detect import geometry as g
@@ -66,7 +68,7 @@ def credit_cut_off(
     pts = outline.outline_points(quads[idx]).reshape(len(idx), -1, 2)
     x, y = pts[..., 0], pts[..., 1]
     cut = (x < EDGE_PX) | (y < EDGE_PX) | (x > w - 1 - EDGE_PX) | (y > h - 1 - EDGE_PX)
-    on = np.stack([hyps[i].on for i in idx.tolist()])
+    on = np.stack([cast(np.ndarray, hyps[i].on) for i in idx.tolist()])  # score_many sets it
     n_cut = cut.sum(axis=1)
     seen_on = (on & ~cut).sum(axis=1) / np.maximum((~cut).sum(axis=1), 1)
     # The cheap tests first: a little of the outline out of view, the rest backed.
