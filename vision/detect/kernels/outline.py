@@ -9,23 +9,28 @@ import numpy as np
 from vision.detect.kernels._jit import _compiled, _inner
 
 
+@_inner
+def _in_any(lines: np.ndarray, x: float, y: float) -> bool:
+    """Is (x, y) inside any quad of `lines` (the side tests of mark_inside)?"""
+    for a in range(lines.shape[0]):
+        inside = True
+        for i in range(4):
+            if not (lines[a, i, 0] * y - lines[a, i, 1] * x > lines[a, i, 2]):
+                inside = False
+                break
+        if inside:
+            return True
+    return False
+
+
 @_compiled("void(float32[::1], float32[::1], float32[:, :, ::1], boolean[::1])")
 def mark_inside(px: np.ndarray, py: np.ndarray, lines: np.ndarray, hit: np.ndarray) -> None:
     """For outline.inside_quads: set hit[m] where point (px[m], py[m]) passes all four
     side tests ex*py - ey*px > c of any quad (lines (Q, 4, 3): ex, ey, c in single
     precision, as numpy compared them)."""
     for m in range(px.shape[0]):
-        x = px[m]
-        y = py[m]
-        for a in range(lines.shape[0]):
-            inside = True
-            for i in range(4):
-                if not (lines[a, i, 0] * y - lines[a, i, 1] * x > lines[a, i, 2]):
-                    inside = False
-                    break
-            if inside:
-                hit[m] = True
-                break
+        if _in_any(lines, px[m], py[m]):
+            hit[m] = True
 
 
 @_inner
@@ -190,17 +195,7 @@ def table_share(color: np.ndarray, q: np.ndarray, f: np.ndarray, g: np.ndarray,
                  + q[2, 0] * f[j] * f[i] + q[3, 0] * g[j] * f[i])
             y = (q[0, 1] * g[j] * g[i] + q[1, 1] * f[j] * g[i]
                  + q[2, 1] * f[j] * f[i] + q[3, 1] * g[j] * f[i])
-            hidden = False
-            for a in range(lines.shape[0]):
-                inside = True
-                for b in range(4):
-                    if not (lines[a, b, 0] * y - lines[a, b, 1] * x > lines[a, b, 2]):
-                        inside = False
-                        break
-                if inside:
-                    hidden = True
-                    break
-            if hidden:
+            if _in_any(lines, x, y):
                 continue
             n += 1
             r, c = _pixel(x, y, rows, cols)
