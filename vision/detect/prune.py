@@ -128,7 +128,8 @@ def drop_inner(
 def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tuple[H, H]]]:
     """Take out outlines that are a group of cards: ones holding a card-shaped
     strong outline that runs along three of their sides (the top card of a fan or
-    of a sloppy stack), and bigger than any card seen elsewhere. A printed
+    of a sloppy stack, or of two cards lying nearly aligned, one mostly on the
+    other: see `_runs_along`), and bigger than any card seen elsewhere. A printed
     frame keeps a margin all round, so it does not count.
 
     Returns the other outlines, and (group, card inside it) pairs.
@@ -150,23 +151,44 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
             if (b is not a and 0.3 * area_a <= area_b <= 0.85 * area_a
                     and 1.2 <= g.aspect(b.quad) <= 1.8
                     and g.intersection_area(a.quad, b.quad) >= 0.9 * area_b
-                    and _shared_sides(b.quad, a.quad) >= 3):
+                    and _runs_along(b.quad, a.quad)):
                 groups.append((a, b))
                 break
     out = {id(a) for a, _ in groups}
     return [h for h in hyps if id(h) not in out], groups
 
 
-def _shared_sides(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05) -> int:
-    """On how many of `outer`'s sides two corners of `inner` lie (within `tol`
-    of `outer`'s short side)."""
+def _runs_along(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05, step: float = 0.15,
+                widen: float = 1.25) -> bool:
+    """Does `inner` run along three sides of `outer`: two corners on each (within
+    `tol` of `outer`'s short side), or on one, its corners within `step` of two
+    more, `outer` being squarer than `inner` by `widen` (long/short over
+    long/short)?
+
+    Why the step: when a card lies on another nearly aligned with it, shifted
+    sideways, their outline is about square (passes for a tilted card) and each
+    of its long sides runs along one card's border and then the other's. Where
+    the border changes hands the side steps by the few degrees or millimetres
+    the cards are out of line, and the outline's side is a compromise between
+    the two: the top card's corners lie just off it.
+    Why `widen`: such an outline is the card plus a strip of the other card
+    beside it, as long but clearly wider. A card's court picture makes inner
+    outlines of the card's own shape, and its printed frames keep a margin of
+    10% or more (a strip cut off one side changes the shape by 1.2 at most).
+    """
     a = outer
     d = outer[[1, 2, 3, 0]] - a
     ln = np.linalg.norm(d, axis=1) + 1e-9
     rel = inner[:, None, :] - a[None, :, :]
     dist = np.abs(d[None, :, 0] * rel[..., 1] - d[None, :, 1] * rel[..., 0]) / ln[None, :]
     short = min(ln[0] + ln[2], ln[1] + ln[3]) / 2
-    return int(((dist <= tol * short).sum(axis=0) >= 2).sum())
+    on = (dist <= tol * short).sum(axis=0)  # per side: corners on it
+    near = (dist <= step * short).sum(axis=0)
+    full = int((on >= 2).sum())
+    if full >= 3:
+        return True
+    return (full >= 1 and int((near >= 2).sum()) >= 3
+            and g.aspect(inner) >= widen * g.aspect(outer))
 
 
 def _margin(inner: np.ndarray, outer: np.ndarray) -> float:
