@@ -31,6 +31,7 @@ def anglo() -> cardart.DeckArt:
 
 @pytest.mark.parametrize(("shift", "turn", "kind"), [
     (0.35, 4.0, "felt"), (0.45, 4.0, "dark"), (0.45, 6.0, "felt"), (0.45, 6.0, "dark"),
+    (0.45, 2.0, "felt"),
 ])
 def test_card_shifted_along_another_is_not_one_square_card(
         anglo: cardart.DeckArt, shift: float, turn: float, kind: str) -> None:

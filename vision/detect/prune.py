@@ -161,9 +161,9 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
 def _runs_along(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05, step: float = 0.15,
                 widen: float = 1.25) -> bool:
     """Does `inner` run along three sides of `outer`: two corners on each (within
-    `tol` of `outer`'s short side), or on one, its corners within `step` of two
-    more, `outer` being squarer than `inner` by `widen` (long/short over
-    long/short)?
+    `tol` of `outer`'s short side), or two corners within `step` of each and two
+    of its corners on `outer`'s sides, `outer` being squarer than `inner` by
+    `widen` (long/short over long/short)?
 
     Why the step: when a card lies on another nearly aligned with it, shifted
     sideways, their outline is about square (passes for a tilted card) and each
@@ -187,7 +187,8 @@ def _runs_along(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05, step: f
     full = int((on >= 2).sum())
     if full >= 3:
         return True
-    return (full >= 1 and int((near >= 2).sum()) >= 3
+    corners_on = int((dist <= tol * short).any(axis=1).sum())
+    return (corners_on >= 2 and int((near >= 2).sum()) >= 3
             and g.aspect(inner) >= widen * g.aspect(outer))
 
 
