@@ -7,7 +7,7 @@ import pytest
 
 from vision.evaluate import evaluate_rendered
 from vision.recognize.classifier import DEFAULT_MODEL, IndexClassifier, ModelMissing, combine
-from vision.recognize.patch import PATCH_H, PATCH_W
+from vision.recognize.patch import PATCH_H, PATCH_W, extract_index_patches
 from vision.training.split import heldout_decks
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model (make model)")
@@ -114,3 +114,36 @@ def test_second_looks_of_a_frame_in_one_call_match_one_by_one(clf):
     assert [(a.card, a.rank, a.suit) for a in together] == [(a.card, a.rank, a.suit) for a in alone]
     assert [a.confidence for a in together] == pytest.approx([a.confidence for a in alone])
     assert clf.look_again_many(image, []) == []
+
+
+def test_a_second_look_reuses_the_first_cut_it_was_given(clf):
+    # The usual cut's rows come from the first look (Reading.probs): the network sees
+    # only the other cuts, and the verdicts are those of reading all cuts again.
+    rng = np.random.default_rng(8)
+    spec = scene.random_scene_spec(rng, heldout_decks()[:2], 4, overlap=0.3, face_down=0.0)
+    image, truth = scene.render_scene(spec, rng)
+    cards, firsts = [], []
+    for t in truth:
+        vis = tuple(r.visible for r in t.index_regions)
+        if any(vis):
+            cuts = [p for p, v in zip(extract_index_patches(image, t.corners), vis) if v]
+            cards.append((t.corners, vis, cuts))
+            firsts.append(clf.classify(cuts))
+    assert all(r.probs is not None for rs in firsts for r in rs)
+    seen: list[int] = []
+    forward = clf.forward
+
+    def counting(patches):
+        seen.append(len(patches))
+        return forward(patches)
+
+    clf.forward = counting
+    try:
+        again = clf.look_again_many(image, cards)
+        reused = clf.look_again_many(image, cards, firsts)
+    finally:
+        del clf.forward
+    corners = sum(len(c[2]) for c in cards)
+    assert seen == [3 * corners, 2 * corners]
+    assert [(a.card, a.rank, a.suit) for a in reused] == [(a.card, a.rank, a.suit) for a in again]
+    assert [a.confidence for a in reused] == pytest.approx([a.confidence for a in again], abs=1e-5)

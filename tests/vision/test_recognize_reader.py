@@ -78,7 +78,9 @@ class Unsure:
     def wants_second_look(self, first: list[Reading]) -> bool:
         return True
 
-    def look_again_many(self, image: np.ndarray, cards: list) -> list[CardReading]:
+    def look_again_many(self, image: np.ndarray, cards: list, first: list | None = None
+                        ) -> list[CardReading]:
+        assert first is not None and len(first) == len(cards)  # the first look passed on
         self.calls.append(-len(cards))
         a = self.again
         return [CardReading(a, 0.95 if a else 0.0, a and a[:-1], a and a[-1]) for _ in cards]

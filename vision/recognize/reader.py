@@ -68,9 +68,11 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
     readings = clf.classify(flat) if flat else []
     verdicts: list[CardReading | None] = []
     again: list[int] = []
+    firsts: list[list[Any]] = []
     start = 0
     for i, ps in enumerate(cuts):
         mine = readings[start:start + len(ps)]
+        firsts.append(mine)
         start += len(ps)
         if not mine:
             verdicts.append(None)
@@ -83,7 +85,7 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
         looks = clf.look_again_many(image, [
             (np.asarray(_corners(cands[i]), np.float32),
              tuple(getattr(cands[i], "index_visible", (True, True))), cuts[i])
-            for i in again])
+            for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
     out = []
