@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from vision_helpers import deck_or_skip
 
-from vision.detect import kernels, outline
+from vision.detect import geometry, kernels, outline
 
 KERNELS = (kernels.select_side_points, kernels.cross_sides, kernels.mark_inside,
            kernels.polish_sides, kernels.paper_share_bgr, kernels.outline_flags,
            kernels.outline_polarity, kernels.cover_outlines, kernels.corner_overshoot,
            kernels.table_share, kernels.outline_state, kernels.seam_scan, kernels.seam_busy,
-           kernels.seam_cut)
+           kernels.seam_cut, kernels.card_shaped, kernels.order_quad)
 
 
 @pytest.mark.skipif(not kernels.COMPILED, reason="numba missing or CARDTABLE_NO_JIT set")
@@ -45,6 +45,63 @@ def test_inside_quads_margin() -> None:
     assert outline.inside_quads(pts, [sq], 0.0).tolist() == [True, False, False, False]
     assert outline.inside_quads(pts, [sq], 2.0).tolist() == [True, True, False, True]
     assert outline.inside_quads(pts, [], 2.0).tolist() == [False] * 4
+
+
+def _quads(rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    """Quads as the outlines give them: card-like ones turned every way and wound
+    either way (float, as fitted), integer vertices (as simplified), tiny integer
+    ones (repeated and collinear corners) and near-squares a hair off a tie."""
+    sq = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], dtype=np.float64)
+    out = []
+    for k in range(n):
+        kind = k % 5
+        if kind == 0:
+            q = rng.uniform(0, 200, (4, 2))
+        elif kind == 1:
+            q = np.rint(rng.uniform(0, 60, (4, 2)))
+        elif kind == 2:
+            w, h = rng.uniform(10, 80, 2)
+            a = rng.uniform(0, np.pi)
+            rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            q = rng.uniform(50, 150, 2) + (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T
+            q = np.roll(q[::-1] if k % 2 else q, k % 4, axis=0) + rng.normal(0, 2, (4, 2))
+        elif kind == 3:
+            q = np.rint(rng.uniform(0, 6, (4, 2)))
+        else:
+            q = sq[rng.permutation(4)] + rng.integers(-1, 2, (4, 2)) * 1e-3
+        out.append(np.ascontiguousarray(q, dtype=np.float32))
+    # Upright rectangles right at the aspect bounds (single-precision ratio).
+    for k in range(2000):
+        w = np.float32(rng.uniform(8, 300))
+        h = np.float32(w * (1.05 if k % 2 else 2.0) * (1 + rng.normal(0, 2e-7)))
+        x, y = np.float32(rng.uniform(0, 500)), np.float32(rng.uniform(0, 500))
+        out.append(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], dtype=np.float32))
+    # Index corners level to within geometry's 1e-3 (a float32 tolerance under
+    # numpy 2's scalar rules): diamonds whose corner 2 lies right at it.
+    tol = np.float32(1e-3)
+    for y0 in (0.0, 7.5, 100.25, 333.3):
+        y0 = np.float32(y0)
+        for y2 in (y0 + tol, y0 - tol, np.nextafter(y0 + tol, np.float32(1e9)),
+                   np.nextafter(y0 - tol, np.float32(-1e9)), y0):
+            d = np.array([[20, y0], [10, y0 + 10], [0, y2], [10, y0 - 10]], dtype=np.float32)
+            out += [d, np.ascontiguousarray(d[::-1]), np.ascontiguousarray(d[[2, 3, 0, 1]])]
+    return out
+
+
+def test_quad_kernels_equal_geometry() -> None:
+    # proposals' compiled shape test and corner order must be geometry's exactly,
+    # compiled or not (CARDTABLE_NO_JIT=1), at both angle tolerances.
+    qs = _quads(np.random.default_rng(3), 5000)
+    shaped = 0
+    out = np.empty((4, 2), dtype=np.float32)
+    for q in qs:
+        for dev in (28.0, 35.0):
+            want = geometry.is_card_shaped(q, max_angle_dev=dev)
+            assert kernels.card_shaped(q, dev, geometry.ASPECT_MIN, geometry.ASPECT_MAX) == want, q
+            shaped += want
+        kernels.order_quad(q, out)
+        assert np.array_equal(out, geometry.order_quad(q)), q
+    assert 1000 < shaped < 9000  # both answers well represented
 
 
 @pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")

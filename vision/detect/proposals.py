@@ -122,11 +122,11 @@ def _simplified(
             return out, True
         if len(poly) == 4:
             q = poly.reshape(4, 2).astype(np.float32)
-            if g.is_card_shaped(q):
-                out.append(g.order_quad(q))
+            if _card_shaped(q):
+                out.append(_ordered(q))
                 fitted = fit_sides(c, q)
-                if fitted is not None and g.is_card_shaped(fitted):
-                    out.append(g.order_quad(fitted))
+                if fitted is not None and _card_shaped(fitted):
+                    out.append(_ordered(fitted))
             return out, True
     return out, False
 
@@ -161,9 +161,24 @@ def four_longest_sides(c: np.ndarray, fine: np.ndarray | None = None) -> np.ndar
         t = ((p2[0] - p1[0]) * -d2[1] + d2[0] * (p2[1] - p1[1])) / det
         out.append(p1 + d1 * t)
     q = np.array(out, dtype=np.float32)
-    if not g.is_card_shaped(q):
+    if not _card_shaped(q):
         return None
-    return g.order_quad(q)
+    return _ordered(q)
+
+
+def _card_shaped(q: np.ndarray) -> bool:
+    """geometry.is_card_shaped of a contiguous float32 (4, 2) quad, compiled
+    (kernels.card_shaped: the same test without numpy's per-call cost; it runs on
+    every simplified outline)."""
+    return bool(kernels.card_shaped(q, 28.0, g.ASPECT_MIN, g.ASPECT_MAX))
+
+
+def _ordered(q: np.ndarray) -> np.ndarray:
+    """geometry.order_quad of a contiguous float32 (4, 2) quad, compiled
+    (kernels.order_quad, the same corners)."""
+    out = np.empty((4, 2), dtype=np.float32)
+    kernels.order_quad(q, out)
+    return out
 
 
 def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | None:
