@@ -91,7 +91,7 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
         return []
     ev = gather(image)
     quads = find_quads(ev, config)
-    full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
+    full = _trim_full(image, _refine_full(image, [q / ev.scale for q in quads], ev.scale))
     support = [x.support for x in select.score_many(ev, quads)]
     box = g.boxes(quads)
     return [_candidate(image, ev, i, quads, box, full, support[i], config) for i in range(len(quads))]
@@ -99,10 +99,12 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Grad:
-    """Gradients of an image (what refine.refine_many samples)."""
+    """Gradients of an image (what refine.refine_many samples) and the blurred
+    grey image they come from (refine.trim_overhang compares margins)."""
 
     gx: np.ndarray
     gy: np.ndarray
+    grey: np.ndarray | None = None
 
 
 def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> list[np.ndarray]:
@@ -130,6 +132,25 @@ def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> li
     return out
 
 
+def _trim_full(image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    """The quads, those too square for a card trimmed onto the border of the card
+    on top (refine.trim_overhang: a fanned card's quad taking in a strip of the
+    card under it). Gradients only round those, and only when there are any."""
+    if not quads:
+        return quads
+    stack = g.order_quads(np.stack(quads).astype(np.float32))
+    sl = g.short_long(stack)
+    need = np.flatnonzero(sl[:, 1] < refine.SQUARE * sl[:, 0])
+    if not len(need):
+        return quads
+    grad, origin = _card_gradients(image, stack[need], 2.0)
+    trimmed = refine.trim_overhang(grad, stack[need], origin)
+    out = list(quads)
+    for i, t in zip(need.tolist(), trimmed):
+        out[i] = t
+    return out
+
+
 def _card_gradients(
     image: np.ndarray, quads: np.ndarray, margin: float
 ) -> tuple[_Grad, tuple[int, int]]:
@@ -146,13 +167,13 @@ def _card_gradients(
     y1 = min(h, int(quads[..., 1].max() + margin) + 1 + pad)
     if x1 - x0 < 3 or y1 - y0 < 3:  # cards all but out of the image: nothing to snap to
         none = np.zeros((1, 1), dtype=np.int16)
-        return _Grad(none, none), (0, 0)
+        return _Grad(none, none, none.astype(np.uint8)), (0, 0)
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (3, 3), 0)
     # Both 3x3 Sobel derivatives in one pass (the same 16-bit values as two
     # cv2.Sobel calls, in about a third of the time).
     gx, gy = cv2.spatialGradient(grey, ksize=3)
-    return _Grad(gx, gy), (x0, y0)
+    return _Grad(gx, gy, grey), (x0, y0)
 
 
 def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
