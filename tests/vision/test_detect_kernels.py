@@ -19,7 +19,8 @@ KERNELS = (kernels.select_side_points, kernels.cross_sides, kernels.mark_inside,
            kernels.polish_sides, kernels.paper_share_bgr, kernels.outline_flags,
            kernels.outline_polarity, kernels.cover_outlines, kernels.corner_overshoot,
            kernels.table_share, kernels.outline_state, kernels.seam_scan, kernels.seam_busy,
-           kernels.seam_cut, kernels.card_shaped, kernels.order_quad)
+           kernels.seam_cut, kernels.card_shaped, kernels.order_quad, kernels.blank_sheet,
+           kernels.corner_asymmetry)
 
 
 @pytest.mark.skipif(not kernels.COMPILED, reason="numba missing or CARDTABLE_NO_JIT set")

@@ -62,7 +62,14 @@ def corner_asymmetry(card_grey: np.ndarray) -> float:
 
     A face prints its index in two opposite corners only, so its top-left (glyph)
     and top-right (blank paper) differ; backs are nearly always mirror-symmetric.
+
+    Compiled (kernels.corner_asymmetry, the same figure) for contiguous grey patches
+    when numba is there: the numpy steps on two small corners were mostly per-call
+    overhead (about 30 us a card).
     """
+    if (kernels.COMPILED and card_grey.dtype == np.uint8 and card_grey.ndim == 2
+            and card_grey.flags.c_contiguous and card_grey.shape[0] >= 7 and card_grey.shape[1] >= 10):
+        return float(kernels.corner_asymmetry(card_grey))
     c = card_grey.astype(np.float32)
     h, w = c.shape
     hh, ww = int(h * 0.31), int(w * 0.22)

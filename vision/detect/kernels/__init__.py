@@ -1,6 +1,6 @@
 """Compiled (numba) loops of the detector's hottest per-quad steps, by the module
 that calls them (fits: refine/proposals; outline: select; paper: faces; quads: proposals;
-seams).
+blank; seams).
 
 Why compiled: after every exact numpy speed-up, what was left of these steps was
 numpy's per-call overhead on small arrays (a few dozen quads, sides of 24 points,
@@ -19,6 +19,7 @@ same results, several times slower.
 """
 
 from vision.detect.kernels._jit import COMPILED, _compiled, _inner  # noqa: F401
+from vision.detect.kernels.blank import blank_sheet
 from vision.detect.kernels.fits import cross_sides, polish_sides, select_side_points
 from vision.detect.kernels.outline import (
     corner_overshoot,
@@ -29,12 +30,12 @@ from vision.detect.kernels.outline import (
     outline_state,
     table_share,
 )
-from vision.detect.kernels.paper import paper_share_bgr
+from vision.detect.kernels.paper import corner_asymmetry, paper_share_bgr
 from vision.detect.kernels.quads import card_shaped, order_quad
 from vision.detect.kernels.seams import seam_busy, seam_cut, seam_scan
 
 __all__ = [
-    "COMPILED", "card_shaped", "corner_overshoot", "cover_outlines", "cross_sides", "mark_inside",
+    "COMPILED", "blank_sheet", "card_shaped", "corner_asymmetry", "corner_overshoot", "cover_outlines", "cross_sides", "mark_inside",
     "order_quad", "outline_flags", "outline_polarity", "outline_state", "paper_share_bgr", "polish_sides",
     "seam_busy", "seam_cut", "seam_scan", "select_side_points", "table_share",
 ]
