@@ -77,17 +77,27 @@ def refine_many(
 #: A quad squarer than this (long / short) is no card seen from above: on the
 #: real photos it is a card of a fan with a strip of the card under it (that
 #: card's outer border is the stronger edge, so the side snapped onto it).
-SQUARE = 1.25
+SQUARE = 1.2
 #: The aspect (long / short) a side moved inward must give: a card's 1.39-1.56,
 #: with room for perspective.
 TRIM_ASPECT = (1.3, 1.62)
-#: The edge the side is moved onto must be as strong (median across the side's
-#: middle, brighter inwards) as this share of the side's own, and this strong in
+#: The least strip worth trimming (share of the quad across the side): a fanned
+#: card's strip is a fifth of the quad or more; a few pixels are the card's own
+#: border drawn twice (edge and shadow).
+TRIM_LEAST = 0.12
+#: The edge the side is moved onto must be as strong (along the side's middle,
+#: brighter inwards) as this share of the side's own, and this strong in
 #: 3x3 Sobel units of the blurred grey image (a 15 grey-level step).
 TRIM_REL, TRIM_ABS = 0.1, 60.0
-#: The margin band: its width (share of the card across the side), and how much
-#: darker (grey levels) and busier (std) than the opposite margin it may be.
-TRIM_BAND, TRIM_GREY, TRIM_STD = 0.05, 25.0, 15.0
+#: Share of the samples along the side (percent) that must reach that.
+TRIM_PCT = 65.0
+#: The margin band: its width (share of the card across the side), how much
+#: darker (grey levels) than the opposite margin it may be, and how busy (grey
+#: std: 1.5 times the opposite margin's, within these bounds; a court card's
+#: picture inside its frame was 50-72 on the train photos, fanned cards' margins
+#: 15-45).
+TRIM_BAND, TRIM_GREY = 0.05, 25.0
+TRIM_STD = (15.0, 46.0)
 
 
 class GradientsAndGrey(Gradients, Protocol):
@@ -137,18 +147,21 @@ def _trim_one(ev: GradientsAndGrey, q: np.ndarray, origin: tuple[int, int]) -> n
         # is the long side (aspect along / (across - s)) or the short one.
         ranges = [(max(0.0, across[k] - along / TRIM_ASPECT[0]), across[k] - along / TRIM_ASPECT[1]),
                   (max(0.0, across[k] - TRIM_ASPECT[1] * along), across[k] - TRIM_ASPECT[0] * along)]
-        offs = np.concatenate([np.arange(max(r0, 2.0), r1 + 1e-6, 0.5, dtype=np.float32)
-                               for r0, r1 in ranges if r1 >= max(r0, 2.0)] or [np.zeros(0, np.float32)])
+        least = max(2.0, TRIM_LEAST * float(across[k]))
+        offs = np.concatenate([np.arange(max(r0, least), r1 + 1e-6, 0.5, dtype=np.float32)
+                               for r0, r1 in ranges if r1 >= max(r0, least)] or [np.zeros(0, np.float32)])
         if not len(offs):
             continue
         t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
         pts = a[None, None] + t[None, :, None] * d[None, None] + np.concatenate(
             [[0.0], offs]).astype(np.float32)[:, None, None] * n[None, None]
         proj = _inward_gradient(ev, pts, n, origin)  # (1 + O, 24)
-        # The median along the side: a row of pips is strong only where the pips
-        # are. (Asking 80% of the samples lost most fanned cards: the top card's
-        # border there is a shadow line broken by the lower card's print.)
-        med = np.median(proj, axis=1)
+        # Strong at TRIM_PCT of the samples along the side: a row of pips is
+        # strong only where the pips are (the median let a blurred row of big
+        # pips through on a rendered 10 of clubs); asking 80% lost most fanned
+        # cards: the top card's border there is a shadow line broken by the
+        # lower card's print.
+        med = np.percentile(proj, 100.0 - TRIM_PCT, axis=1)
         j = int(np.argmax(med[1:]))
         own = max(float(med[0]), 1.0)
         if med[1 + j] >= TRIM_ABS and med[1 + j] >= TRIM_REL * own and _margin_inside(
@@ -193,7 +206,8 @@ def _margin_inside(ev: GradientsAndGrey, q: np.ndarray, k: int, s: float, across
     width = max(2.0, TRIM_BAND * across)
     new = _band(ev, q, k, s, width, origin)
     own = _band(ev, q, (k + 2) % 4, 0.0, width, origin)
-    return bool(np.median(new) >= np.median(own) - TRIM_GREY and np.std(new) <= max(TRIM_STD, 1.5 * np.std(own)))
+    busy = min(TRIM_STD[1], max(TRIM_STD[0], 1.5 * float(np.std(own))))
+    return bool(np.median(new) >= np.median(own) - TRIM_GREY and np.std(new) <= busy)
 
 
 def _inward_gradient(ev: Gradients, pts: np.ndarray, n: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
