@@ -138,13 +138,14 @@ def _trim_full(image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
     card under it). Gradients only round those, and only when there are any."""
     if not quads:
         return quads
-    stack = g.order_quads(np.stack(quads).astype(np.float32))
-    sl = g.short_long(stack)
+    stack = np.stack(quads).astype(np.float32)
+    sl = g.short_long(stack)  # winding does not matter here; ordering all costs
     need = np.flatnonzero(sl[:, 1] < refine.SQUARE * sl[:, 0])
     if not len(need):
         return quads
-    grad, origin = _card_gradients(image, stack[need], 2.0)
-    trimmed = refine.trim_overhang(grad, stack[need], origin)
+    some = g.order_quads(stack[need])
+    grad, origin = _card_gradients(image, some, 2.0)
+    trimmed = refine.trim_overhang(grad, some, origin)
     out = list(quads)
     for i, t in zip(need.tolist(), trimmed):
         out[i] = t
