@@ -206,28 +206,24 @@ def _moved(q: np.ndarray, k: int, s: float, n: np.ndarray) -> np.ndarray:
     return out
 
 
-def _band(ev: GradientsAndGrey, q: np.ndarray, k: int, at: float, width: float,
-          origin: tuple[int, int]) -> np.ndarray:
-    """Grey levels in a band `width` px wide just inside a line parallel to side
-    k of `q`, `at` px inside it (the side's middle 70%)."""
-    a, b = q[k], q[(k + 1) % 4]
-    d = b - a
-    n = np.array([-d[1], d[0]], dtype=np.float32) / (float(np.hypot(d[0], d[1])) + 1e-9)
-    t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
-    offs = at + np.linspace(1.5, 1.5 + width, 4, dtype=np.float32)
-    pts = a[None, None] + t[None, :, None] * d[None, None] + offs[:, None, None] * n[None, None]
-    flat = np.ascontiguousarray((pts - np.asarray(origin, np.float32)).reshape(1, -1, 2), dtype=np.float32)
-    return cv2.remap(ev.grey, flat, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-
-
 def _margin_inside(ev: GradientsAndGrey, q: np.ndarray, k: int, s: float, across: float,
                    origin: tuple[int, int]) -> bool:
     """Whether just inside a border moved `s` px in lies plain paper like the
     card's own margin inside the opposite side: a card's border has its white
-    margin inside, a court card's picture frame has the picture."""
+    margin inside, a court card's picture frame has the picture. Grey levels in
+    a band TRIM_BAND of the card wide along each side's middle 70%, one lookup."""
     width = max(2.0, TRIM_BAND * across)
-    new = _band(ev, q, k, s, width, origin)
-    own = _band(ev, q, (k + 2) % 4, 0.0, width, origin)
+    t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    depth = np.linspace(1.5, 1.5 + width, 4, dtype=np.float32)
+    rows = []
+    for side, at in ((k, s), ((k + 2) % 4, 0.0)):
+        a, d = q[side], q[(side + 1) % 4] - q[side]
+        n = np.array([-d[1], d[0]], dtype=np.float32) / (float(np.hypot(d[0], d[1])) + 1e-9)
+        rows.append((a[None, None] + t[None, :, None] * d[None, None]
+                     + (at + depth)[:, None, None] * n[None, None]).reshape(-1, 2))
+    flat = np.ascontiguousarray((np.concatenate(rows) - np.asarray(origin, np.float32))[None], dtype=np.float32)
+    grey = cv2.remap(ev.grey, flat, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    new, own = grey.reshape(2, -1).astype(np.float32)
     busy = min(TRIM_STD[1], max(TRIM_STD[0], 1.5 * float(np.std(own))))
     return bool(np.median(new) >= np.median(own) - TRIM_GREY and np.std(new) <= busy)
 
