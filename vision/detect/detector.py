@@ -91,7 +91,8 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
         return []
     ev = gather(image)
     quads = find_quads(ev, config)
-    full = _trim_full(image, _refine_full(image, [q / ev.scale for q in quads], ev.scale))
+    full, grads = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
+    full = _trim_full(image, full, grads)
     support = [x.support for x in select.score_many(ev, quads)]
     box = g.boxes(quads)
     return [_candidate(image, ev, i, quads, box, full, support[i], config) for i in range(len(quads))]
@@ -107,16 +108,19 @@ class _Grad:
     grey: np.ndarray | None = None
 
 
-def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> list[np.ndarray]:
+def _refine_full(
+    image: np.ndarray, quads: list[np.ndarray], scale: float
+) -> tuple[list[np.ndarray], tuple[_Grad, tuple[int, int]] | None]:
     """Snap cards found at work scale onto their borders at full resolution.
 
     Why: the index crop is about a quarter of the card wide; a corner off by the
     couple of pixels that the work scale allows shifts the crop noticeably. Gradients
     (16-bit Sobel) only around the cards, and one vectorised refinement for all of
-    them, keep this to a few milliseconds.
+    them, keep this to a few milliseconds. Also returns those gradients and
+    their origin (None when the image is its own work scale): _trim_full reuses them.
     """
     if scale >= 1.0 or not quads:
-        return [q.copy() for q in quads]
+        return [q.copy() for q in quads], None
     reach = max(2.0, 1.5 / scale)
     stack = np.stack(quads).astype(np.float32)
     grad, origin = _card_gradients(image, stack, reach + 6.0)
@@ -129,13 +133,18 @@ def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> li
         # Sobel on the 3x3-blurred grey image scales gradients like the work scale's
         # (about 4x the step); far moves mean the full-res edge is another one.
         out.append(m if ok and np.abs(m - q).max() <= 3.0 / scale else q)
-    return out
+    return out, (grad, origin)
 
 
-def _trim_full(image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+def _trim_full(
+    image: np.ndarray, quads: list[np.ndarray],
+    grads: tuple[_Grad, tuple[int, int]] | None = None,
+) -> list[np.ndarray]:
     """The quads, those too square for a card trimmed onto the border of the card
     on top (refine.trim_overhang: a fanned card's quad taking in a strip of the
-    card under it). Gradients only round those, and only when there are any."""
+    card under it). `grads`: _refine_full's gradients round all the cards (they
+    cover every quad, and trimming only moves sides inward); without them,
+    gradients only round the quads tried, and only when there are any."""
     if not quads:
         return quads
     stack = np.stack(quads).astype(np.float32)
@@ -144,7 +153,7 @@ def _trim_full(image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
     if not len(need):
         return quads
     some = g.order_quads(stack[need])
-    grad, origin = _card_gradients(image, some, 2.0)
+    grad, origin = grads if grads is not None else _card_gradients(image, some, 2.0)
     trimmed = refine.trim_overhang(grad, some, origin)
     out = list(quads)
     for i, t in zip(need.tolist(), trimmed):
