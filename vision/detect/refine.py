@@ -141,10 +141,10 @@ def _trim_one(ev: GradientsAndGrey, q: np.ndarray, origin: tuple[int, int]) -> n
     d = q[[1, 2, 3, 0]] - q
     # Inward normals (clockwise quad, y down).
     normals = np.stack([-d[:, 1], d[:, 0]], axis=1) / (lengths(d)[:, None] + 1e-9)
-    t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    t = _ALONG
     sides, offsets, rows = [], [], []
-    for k in range(4):
-        along = (e[k] + e[(k + 2) % 4]) / 2  # this side's length
+    for k in (0, 1):  # opposite sides share their lengths, hence their offsets
+        along = (e[k] + e[k + 2]) / 2  # this side's length
         # Moving side k inward by s makes the card across - s wide: side k then
         # is the long side (aspect along / (across - s)) or the short one.
         ranges = [(across[k] - along / TRIM_ASPECT[0], across[k] - along / TRIM_ASPECT[1]),
@@ -155,9 +155,11 @@ def _trim_one(ev: GradientsAndGrey, q: np.ndarray, origin: tuple[int, int]) -> n
         if not offs:
             continue
         o = np.concatenate([np.zeros(1, np.float32), *offs])  # 0: the side itself
-        pts = q[k][None, None] + t[None, :, None] * d[k][None, None] + o[:, None, None] * normals[k][None, None]
-        sides.append(k)
-        offsets.append(o)
+        ks = [k, k + 2]
+        pts = (q[ks][:, None, None] + t[None, None, :, None] * d[ks][:, None, None]
+               + o[None, :, None, None] * normals[ks][:, None, None])  # (2, O, T, 2)
+        sides += ks
+        offsets += [o, o]
         rows.append(pts.reshape(-1, 2))
     if not sides:
         return None
@@ -183,6 +185,10 @@ def _trim_one(ev: GradientsAndGrey, q: np.ndarray, origin: tuple[int, int]) -> n
         if _margin_inside(ev, q, k, s, float(across[k]), origin):
             return _moved(q, k, s, normals[k])
     return None
+
+
+#: Where along each side (its middle 70%) the edge is sampled.
+_ALONG = np.linspace(0.15, 0.85, 24, dtype=np.float32)
 
 
 def _percentile_rows(x: np.ndarray, pct: float) -> np.ndarray:
