@@ -91,8 +91,7 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
         return []
     ev = gather(image)
     quads = find_quads(ev, config)
-    full, grads = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
-    full = _trim_full(image, full, grads)
+    full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
     support = [x.support for x in select.score_many(ev, quads)]
     box = g.boxes(quads)
     return [_candidate(image, ev, i, quads, box, full, support[i], config) for i in range(len(quads))]
@@ -100,27 +99,22 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Grad:
-    """Gradients of an image (what refine.refine_many samples) and the blurred
-    grey image they come from (refine.trim_overhang compares margins)."""
+    """Gradients of an image (what refine.refine_many samples)."""
 
     gx: np.ndarray
     gy: np.ndarray
-    grey: np.ndarray | None = None
 
 
-def _refine_full(
-    image: np.ndarray, quads: list[np.ndarray], scale: float
-) -> tuple[list[np.ndarray], tuple[_Grad, tuple[int, int]] | None]:
+def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> list[np.ndarray]:
     """Snap cards found at work scale onto their borders at full resolution.
 
     Why: the index crop is about a quarter of the card wide; a corner off by the
     couple of pixels that the work scale allows shifts the crop noticeably. Gradients
     (16-bit Sobel) only around the cards, and one vectorised refinement for all of
-    them, keep this to a few milliseconds. Also returns those gradients and
-    their origin (None when the image is its own work scale): _trim_full reuses them.
+    them, keep this to a few milliseconds.
     """
     if scale >= 1.0 or not quads:
-        return [q.copy() for q in quads], None
+        return [q.copy() for q in quads]
     reach = max(2.0, 1.5 / scale)
     stack = np.stack(quads).astype(np.float32)
     grad, origin = _card_gradients(image, stack, reach + 6.0)
@@ -133,31 +127,6 @@ def _refine_full(
         # Sobel on the 3x3-blurred grey image scales gradients like the work scale's
         # (about 4x the step); far moves mean the full-res edge is another one.
         out.append(m if ok and np.abs(m - q).max() <= 3.0 / scale else q)
-    return out, (grad, origin)
-
-
-def _trim_full(
-    image: np.ndarray, quads: list[np.ndarray],
-    grads: tuple[_Grad, tuple[int, int]] | None = None,
-) -> list[np.ndarray]:
-    """The quads, those too square for a card trimmed onto the border of the card
-    on top (refine.trim_overhang: a fanned card's quad taking in a strip of the
-    card under it). `grads`: _refine_full's gradients round all the cards (they
-    cover every quad, and trimming only moves sides inward); without them,
-    gradients only round the quads tried, and only when there are any."""
-    if not quads:
-        return quads
-    stack = np.stack(quads).astype(np.float32)
-    sl = g.short_long(stack)  # winding does not matter here; ordering all costs
-    need = np.flatnonzero(sl[:, 1] < refine.SQUARE * sl[:, 0])
-    if not len(need):
-        return quads
-    some = g.order_quads(stack[need])
-    grad, origin = grads if grads is not None else _card_gradients(image, some, 2.0)
-    trimmed = refine.trim_overhang(grad, some, origin)
-    out = list(quads)
-    for i, t in zip(need.tolist(), trimmed):
-        out[i] = t
     return out
 
 
@@ -177,13 +146,13 @@ def _card_gradients(
     y1 = min(h, int(quads[..., 1].max() + margin) + 1 + pad)
     if x1 - x0 < 3 or y1 - y0 < 3:  # cards all but out of the image: nothing to snap to
         none = np.zeros((1, 1), dtype=np.int16)
-        return _Grad(none, none, none.astype(np.uint8)), (0, 0)
+        return _Grad(none, none), (0, 0)
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (3, 3), 0)
     # Both 3x3 Sobel derivatives in one pass (the same 16-bit values as two
     # cv2.Sobel calls, in about a third of the time).
     gx, gy = cv2.spatialGradient(grey, ksize=3)
-    return _Grad(gx, gy, grey), (x0, y0)
+    return _Grad(gx, gy), (x0, y0)
 
 
 def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
