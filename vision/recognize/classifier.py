@@ -148,7 +148,7 @@ class HasQuad(Protocol):
     corners: Quad
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
+def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
@@ -204,22 +204,14 @@ class IndexClassifier:
         self._net.setInput(to_blob(patches))
         rank, suit, emb = self._net.forward(["rank", "suit", "embedding"])
         t = self.calibration.temperature
-        return _softmax(rank / t), _softmax(suit / t), emb
+        return softmax(rank / t), softmax(suit / t), emb
 
     def classify(self, patches: list[np.ndarray]) -> list[Reading]:
         """One Reading per patch; rank/suit None where the network sees no index."""
         if self.deck is not None:
             return self._classify_enrolled(patches)
         pr, ps, _ = self.forward(patches)
-        out = []
-        for r, s in zip(pr, ps):
-            ri, si = int(r[:13].argmax()), int(s[:4].argmax())
-            none = float(max(r[13], s[4]))
-            is_none = r[13] > r[ri] or s[4] > s[si]
-            out.append(Reading(
-                None if is_none else RANKS[ri], None if is_none else SUITS[si],
-                float(min(r[ri], s[si])), float(r[ri]), float(s[si]), none, (r, s)))
-        return out
+        return readings_from_rows(pr, ps)
 
     def classify_looks(self, looks: list[list[np.ndarray]],
                        known: list[tuple[np.ndarray, np.ndarray] | None] | None = None
@@ -310,6 +302,20 @@ class IndexClassifier:
         if verdict.card is None and self.wants_second_look(readings):
             return self.look_again(image, corners, visible, patches)
         return verdict
+
+
+def readings_from_rows(pr: np.ndarray, ps: np.ndarray) -> list[Reading]:
+    """One Reading per pair of rank (N, 14) and suit (N, 5) probability rows: the most
+    likely rank and suit, or None for both where a head's "not an index" wins."""
+    out = []
+    for r, s in zip(pr, ps):
+        ri, si = int(r[:13].argmax()), int(s[:4].argmax())
+        none = float(max(r[13], s[4]))
+        is_none = r[13] > r[ri] or s[4] > s[si]
+        out.append(Reading(
+            None if is_none else RANKS[ri], None if is_none else SUITS[si],
+            float(min(r[ri], s[si])), float(r[ri]), float(s[si]), none, (r, s)))
+    return out
 
 
 def joint_prob(probs: list[float]) -> float:

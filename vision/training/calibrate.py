@@ -44,6 +44,8 @@ from vision.recognize.classifier import (
     Reading,
     combine,
     joint_prob,
+    readings_from_rows,
+    softmax,
 )
 from vision.types import RANKS, SUITS
 
@@ -91,30 +93,17 @@ def cards_from_photos(r: np.ndarray, ids: np.ndarray, offset: int = 0) -> list[C
     return out
 
 
-def _readings(pr: np.ndarray, ps: np.ndarray) -> list[Reading]:
-    """Readings from probability rows, as IndexClassifier.classify makes them."""
-    out = []
-    for r, s in zip(pr, ps):
-        ri, si = int(r[:13].argmax()), int(s[:4].argmax())
-        is_none = r[13] > r[ri] or s[4] > s[si]
-        out.append(Reading(None if is_none else RANKS[ri], None if is_none else SUITS[si],
-                           float(min(r[ri], s[si])), float(r[ri]), float(s[si]),
-                           float(max(r[13], s[4]))))
-    return out
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+def tempered(pr: np.ndarray, ps: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
+    """Probability rows of a network run at temperature 1, as at temperature `t`."""
+    return softmax(np.log(pr + 1e-12) / t), softmax(np.log(ps + 1e-12) / t)
 
 
 def fit_temperature(logp_r: np.ndarray, logp_s: np.ndarray, r: np.ndarray, s: np.ndarray
                     ) -> float:
     """The logit divisor minimising the rank + suit NLL of labelled patches (grid)."""
     def nll(t: float) -> float:
-        lr = np.log(_softmax(logp_r / t)[np.arange(len(r)), r] + 1e-12)
-        ls = np.log(_softmax(logp_s / t)[np.arange(len(s)), s] + 1e-12)
+        lr = np.log(softmax(logp_r / t)[np.arange(len(r)), r] + 1e-12)
+        ls = np.log(softmax(logp_s / t)[np.arange(len(s)), s] + 1e-12)
         return float(-(lr.mean() + ls.mean()))
     return min(_TEMPERATURES, key=nll)
 
@@ -147,6 +136,13 @@ class Bars:
         return cls(float(v[0]), float(v[1]), tuple(float(x) for x in v[2:2 + n]),
                    tuple(float(x) for x in v[2 + n:2 + 2 * n]))
 
+    @classmethod
+    def of(cls, cal: Calibration) -> Bars:
+        """The bars `cal` holds (the inverse of `apply`; empty suit bars: the rank's)."""
+        return cls(cal.min_prob, cal.min_prob_pair,
+                   tuple(cal.suit_bar(s, pooled=False) for s in SUITS),
+                   tuple(cal.suit_bar(s, pooled=True) for s in SUITS))
+
     def apply(self, cal: Calibration) -> Calibration:
         """`cal` with these bars (classifier.combine reads them)."""
         return replace(cal, min_prob=self.rank_single, min_prob_pair=self.rank_pair,
@@ -154,7 +150,7 @@ class Bars:
 
 
 @dataclass(frozen=True, slots=True)
-class _Verdicts:
+class Verdicts:
     """Per card: read at all (bars 0), pooled rank and suit probabilities, suit read,
     corners agreeing, right, a positive (a card that should be read)."""
 
@@ -181,15 +177,15 @@ class _Verdicts:
                 "abstain": float((~acc & self.positive).sum() / n),
                 "cards": float(len(acc)), "wrong_cards": float((acc & ~self.right).sum())}
 
-    def subset(self, keep: np.ndarray) -> _Verdicts:
-        return _Verdicts(*(getattr(self, f)[keep] for f in self.__dataclass_fields__))
+    def subset(self, keep: np.ndarray) -> Verdicts:
+        return Verdicts(*(getattr(self, f)[keep] for f in self.__dataclass_fields__))
 
-    def __add__(self, other: _Verdicts) -> _Verdicts:
-        return _Verdicts(*(np.concatenate([getattr(self, f), getattr(other, f)])
+    def __add__(self, other: Verdicts) -> Verdicts:
+        return Verdicts(*(np.concatenate([getattr(self, f), getattr(other, f)])
                            for f in self.__dataclass_fields__))
 
 
-def verdicts(reads: list[Reading], cards: list[CalCard], cal: Calibration) -> _Verdicts:
+def verdicts(reads: list[Reading], cards: list[CalCard], cal: Calibration) -> Verdicts:
     """Combine every card's corner readings with bars at 0 and record the rank and
     suit probabilities each would need to reach (vectorises the threshold search)."""
     free = Bars.flat(0.0, 0.0).apply(cal)
@@ -208,12 +204,12 @@ def verdicts(reads: list[Reading], cards: list[CalCard], cal: Calibration) -> _V
             got = got[:-1]  # rank-only truth ("10", "Q"): compare ranks
         right.append(got == c.truth)
         positive.append(c.truth is not None)
-    return _Verdicts(np.array(read, bool), np.array(rank_score, float),
+    return Verdicts(np.array(read, bool), np.array(rank_score, float),
                      np.array(suit_score, float), np.array(suit, int),
                      np.array(pooled, bool), np.array(right, bool), np.array(positive, bool))
 
 
-def choose_thresholds(synthetic: _Verdicts, real: _Verdicts | None = None,
+def choose_thresholds(synthetic: Verdicts, real: Verdicts | None = None,
                       target: float = TARGET_WRONG, floor: float = MIN_BAR) -> Bars:
     """The bars reading most calibration cards right with wrong <= `target` on the
     synthetic cards and no wrong card at all on the real ones.
@@ -265,7 +261,7 @@ def calibrate(clf: IndexClassifier, x: np.ndarray, cards: list[CalCard],
     """Fit the temperature on `x` (labels from `cards`), then pick the thresholds."""
     base = replace(clf.calibration, temperature=1.0)
     clf.calibration = base
-    pr, ps, _ = _forward(clf, x)
+    pr, ps, _ = forward_all(clf, x)
     r = np.full(len(x), -1)
     s = np.full(len(x), -1)
     for c in cards:
@@ -276,18 +272,16 @@ def calibrate(clf: IndexClassifier, x: np.ndarray, cards: list[CalCard],
     m = r >= 0
     t = fit_temperature(np.log(pr[m] + 1e-12), np.log(ps[m] + 1e-12), r[m], s[m])
     cal = replace(base, temperature=t)
-    syn = verdicts(_readings(_softmax(np.log(pr + 1e-12) / t),
-                             _softmax(np.log(ps + 1e-12) / t)), cards, cal)
+    syn = verdicts(readings_from_rows(*tempered(pr, ps, t)), cards, cal)
     real = None
     if real_x is not None and real_cards and len(real_x):
-        qr, qs, _ = _forward(clf, real_x)
-        real = verdicts(_readings(_softmax(np.log(qr + 1e-12) / t),
-                                  _softmax(np.log(qs + 1e-12) / t)), real_cards, cal)
+        qr, qs, _ = forward_all(clf, real_x)
+        real = verdicts(readings_from_rows(*tempered(qr, qs, t)), real_cards, cal)
     bars = choose_thresholds(syn, real)
     cal = bars.apply(cal)
     clf.calibration = cal
 
-    def split(v: _Verdicts, pooled: bool) -> dict[str, float]:
+    def split(v: Verdicts, pooled: bool) -> dict[str, float]:
         return v.subset(v.pooled if pooled else ~v.pooled).rates(bars)
     stats: dict[str, object] = {
         "temperature": t, "target_wrong": TARGET_WRONG, "min_bar": MIN_BAR,
@@ -300,7 +294,7 @@ def calibrate(clf: IndexClassifier, x: np.ndarray, cards: list[CalCard],
     return cal, stats
 
 
-def _forward(clf: IndexClassifier, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def forward_all(clf: IndexClassifier, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     parts = [clf.forward(list(x[i:i + 512])) for i in range(0, len(x), 512)]
     if not parts:
         return np.zeros((0, 14)), np.zeros((0, 5)), np.zeros((0, 64))

@@ -17,16 +17,21 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.recognize.classifier import Calibration, IndexClassifier, Reading, least_reading
+from vision.recognize.classifier import (
+    Calibration,
+    IndexClassifier,
+    Reading,
+    least_reading,
+    readings_from_rows,
+)
 from vision.training.calibrate import (
     TARGET_WRONG,
     Bars,
     CalCard,
-    _forward,
-    _readings,
-    _softmax,
-    _Verdicts,
+    Verdicts,
     choose_thresholds,
+    forward_all,
+    tempered,
     verdicts,
 )
 
@@ -42,8 +47,8 @@ class LookCards:
 
 
 def _probs(clf: IndexClassifier, x: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
-    pr, ps, _ = _forward(clf, x)
-    return (_softmax(np.log(pr + 1e-12) / t), _softmax(np.log(ps + 1e-12) / t))
+    pr, ps, _ = forward_all(clf, x)
+    return tempered(pr, ps, t)
 
 
 def look_readings(clf: IndexClassifier, data: LookCards, t: float
@@ -56,10 +61,10 @@ def look_readings(clf: IndexClassifier, data: LookCards, t: float
     qr, qs = qr.reshape(n, n_looks, -1), qs.reshape(n, n_looks, -1)
     second = [least_reading(np.vstack([pr[i:i + 1], qr[i]]), np.vstack([ps[i:i + 1], qs[i]]))
               for i in range(n)]
-    return _readings(pr, ps), second
+    return readings_from_rows(pr, ps), second
 
 
-def _second(first: _Verdicts, second: _Verdicts, bars: Bars) -> _Verdicts:
+def _second(first: Verdicts, second: Verdicts, bars: Bars) -> Verdicts:
     """The cards the second look is asked about: read, yet not accepted at first."""
     return second.subset(first.read & ~first.accepted(bars))
 
@@ -69,8 +74,7 @@ def calibrate_second_look(clf: IndexClassifier, cal: Calibration, camera: LookCa
                           log=print) -> tuple[Calibration, dict[str, object]]:
     """`cal` (first bars chosen) with `second_look` bars chosen on `camera` and
     `real` (see module), and the figures of both looks together."""
-    first_bars = Bars(cal.min_prob, cal.min_prob_pair, cal.suit_min_prob or
-                      (cal.min_prob,) * 4, cal.suit_min_prob_pair or (cal.min_prob_pair,) * 4)
+    first_bars = Bars.of(cal)
     saved = clf.calibration
     clf.calibration = replace(cal, temperature=1.0, second_look=None)
     try:
@@ -85,14 +89,14 @@ def calibrate_second_look(clf: IndexClassifier, cal: Calibration, camera: LookCa
     asked = _second(v1, v2, first_bars)
     wrong1 = int((v1.accepted(first_bars) & ~v1.right).sum())
     budget = max(target * len(v1.read) - wrong1, 0.0) / max(len(asked.read), 1)
-    real_asked = None
+    real_asked = real_looks = None
     if r1 is not None and r2 is not None and real is not None:
-        w1, w2 = verdicts(r1, real.cards, plain), verdicts(r2, real.cards, plain)
-        real_asked = _second(w1, w2, first_bars)
+        real_looks = verdicts(r1, real.cards, plain), verdicts(r2, real.cards, plain)
+        real_asked = _second(*real_looks, first_bars)
     bars = choose_thresholds(asked, real_asked, target=budget)
     out = replace(cal, second_look=bars.apply(plain))
 
-    def both(first: _Verdicts, second: _Verdicts) -> dict[str, float]:
+    def both(first: Verdicts, second: Verdicts) -> dict[str, float]:
         a1 = first.accepted(first_bars)
         a2 = first.read & ~a1 & second.accepted(bars)
         right = np.where(a1, first.right, second.right)
@@ -102,8 +106,7 @@ def calibrate_second_look(clf: IndexClassifier, cal: Calibration, camera: LookCa
                 "wrong_cards": float(((a1 | a2) & ~right).sum()),
                 "second_looks": float((first.read & ~a1).sum()), "cards": float(len(a1))}
     stats: dict[str, object] = {"budget": budget, "camera_scenes": both(v1, v2)}
-    if r1 is not None and r2 is not None and real is not None:
-        stats["real_train_holdout"] = both(verdicts(r1, real.cards, plain),
-                                           verdicts(r2, real.cards, plain))
+    if real_looks is not None:
+        stats["real_train_holdout"] = both(*real_looks)
     log(f"second look: bars={bars}: {stats}")
     return out, stats
