@@ -63,6 +63,7 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
     pass), otherwise as a back.
     """
     enrolled = getattr(clf, "deck", None) is not None
+    wants = getattr(clf, "wants_second_look", None)
     cuts = [_patches(image, c) for c in cands]
     flat = [p for ps in cuts for p in ps]
     readings = clf.classify(flat) if flat else []
@@ -77,9 +78,9 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
         if not mine:
             verdicts.append(None)
             continue
-        verdicts.append(combine(mine, clf.calibration, enrolled=enrolled))
-        wants = getattr(clf, "wants_second_look", None)
-        if verdicts[-1].card is None and wants is not None and wants(mine):  # type: ignore[union-attr]
+        verdict = combine(mine, clf.calibration, enrolled=enrolled)
+        verdicts.append(verdict)
+        if verdict.card is None and wants is not None and wants(mine):
             again.append(i)
     if again:
         looks = clf.look_again_many(image, [
