@@ -8,6 +8,7 @@ applies them before and after its greedy choice.
 
 from __future__ import annotations
 
+import math
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -137,25 +138,80 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
     st = [h for h in hyps if h.support >= strong]
     if len(st) < 2:
         return hyps, []
-    areas = [g.quad_area(h.quad) for h in st]
-    box = g.boxes([h.quad for h in st])
+    # Which pairs could hold one in the other, from areas, shapes and bounding
+    # boxes at once; exact overlaps only for those (most pairs lie apart).
+    qs = np.array([h.quad for h in st], dtype=np.float32)
+    ar = g.quad_areas(qs)
+    lo, hi = qs.min(axis=1).astype(np.float64), qs.max(axis=1).astype(np.float64)
+    bx = np.concatenate([lo, hi], axis=1)
+    areas, box = ar.tolist(), [tuple(b) for b in bx.tolist()]
+    sl = g.short_long(qs)
+    asp = sl[:, 1] / np.maximum(sl[:, 0], 1e-9)
+    # [i, j]: j could lie in i (the overlap of their boxes bounds that of the quads).
+    ow = np.minimum(bx[:, None, 2], bx[None, :, 2]) - np.maximum(bx[:, None, 0], bx[None, :, 0])
+    oh = np.minimum(bx[:, None, 3], bx[None, :, 3]) - np.maximum(bx[:, None, 1], bx[None, :, 1])
+    maybe = ((ar[None, :] >= 0.3 * ar[:, None]) & (ar[None, :] <= 0.85 * ar[:, None])
+             & ((asp >= 1.2) & (asp <= 1.8))[None, :]
+             & (np.maximum(ow, 0) * np.maximum(oh, 0) >= 0.9 * ar[None, :]))
+    np.fill_diagonal(maybe, False)
     groups: list[tuple[H, H]] = []
-    for a, area_a, box_a in zip(st, areas, box):
-        # A card-sized outline elsewhere says `a` is one card (the one under
-        # a Durak cross, say), whatever lies inside it. (Boxes apart: IoU 0.)
-        if any(c is not a and 0.8 * area_a <= area_c <= 1.25 * area_a
-               and (g.apart(box_a, box_c) or g.iou(a.quad, c.quad) < 0.8)
-               for c, area_c, box_c in zip(st, areas, box)):
-            continue
-        for b, area_b in zip(st, areas):
-            if (b is not a and 0.3 * area_a <= area_b <= 0.85 * area_a
-                    and 1.2 <= g.aspect(b.quad) <= 1.8
-                    and g.intersection_area(a.quad, b.quad) >= 0.9 * area_b
+    for i in np.flatnonzero(maybe.any(axis=1)).tolist():
+        a, area_a, box_a = st[i], areas[i], box[i]
+        for j in np.flatnonzero(maybe[i]).tolist():
+            b, area_b = st[j], areas[j]
+            if (g.intersection_area(a.quad, b.quad) >= 0.9 * area_b
                     and _runs_along(b.quad, a.quad)):
-                groups.append((a, b))
+                if not _sized_like_outer(a, area_a, box_a, area_b, st, areas, box):
+                    groups.append((a, b))
                 break
     out = {id(a) for a, _ in groups}
     return [h for h in hyps if id(h) not in out], groups
+
+
+def _sized_like_outer(
+    a: H, area_a: float, box_a: tuple[float, float, float, float], area_b: float,
+    st: list[H], areas: list[float], box: list[tuple[float, float, float, float]],
+) -> bool:
+    """Do the strong outlines clear of `a` (overlapping it by under a tenth, within
+    2x of its area) say that cards here are `a`'s size rather than its inner
+    outline's (area `area_b`): at least one nearer `a`'s area (log scale), and at
+    least as many as nearer `area_b`'s? Then `a` is one card (the one under a
+    Durak cross, say), whatever lies inside it.
+
+    Each place votes once (outlines overlapping by IoU > 0.5 are one).
+    Why a vote, not any one card-sized outline: two cards lying nearly aligned
+    make an outline 1.2-1.8 times a card's area, and another such pair elsewhere,
+    or a near card's perspective, made one outline "card-sized" for it and kept
+    the pair whole on most tables with two small piles (the top card lost).
+    With no outline clear of `a`, or an inner outline over 3/4 of `a` (too close
+    in size for a vote), the rule is the older one: any card-sized outline
+    elsewhere, overlapping `a` or not (the other card of a Durak cross).
+    """
+    def any_card_sized() -> bool:  # (boxes apart: IoU 0)
+        return any(c is not a and 0.8 * area_a <= area_c <= 1.25 * area_a
+                   and (g.apart(box_a, box_c) or g.iou(a.quad, c.quad) < 0.8)
+                   for c, area_c, box_c in zip(st, areas, box))
+
+    if area_b > 0.75 * area_a:  # too close for a vote: perspective spreads cards by 20%
+        return any_card_sized()
+    near_a = near_b = 0
+    counted: list[tuple[H, tuple[float, float, float, float]]] = []
+    for c, area_c, box_c in zip(st, areas, box):
+        if (c is a or not 0.5 * area_a <= area_c <= 2.0 * area_a or area_c <= 0
+                or not (g.apart(box_a, box_c)
+                        or g.intersection_area(a.quad, c.quad) < 0.1 * area_a)):
+            continue
+        # One vote an outline: the same card or pair outlined again does not count.
+        if any(not g.apart(box_c, box_k) and g.iou(c.quad, k.quad) > 0.5 for k, box_k in counted):
+            continue
+        counted.append((c, box_c))
+        if abs(math.log(area_c / area_a)) < abs(math.log(area_c / max(area_b, 1e-6))):
+            near_a += 1
+        else:
+            near_b += 1
+    if near_a + near_b == 0:  # no card clear of `a` (a Durak cross alone on the table)
+        return any_card_sized()
+    return near_a > 0 and near_a >= near_b
 
 
 def _runs_along(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05, step: float = 0.15,
