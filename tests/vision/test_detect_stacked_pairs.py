@@ -82,3 +82,27 @@ def test_two_piles_do_not_vouch_for_each_other(anglo: cardart.DeckArt, kind: str
         b, t = g.order_quad(below.corners), g.order_quad(top.corners)
         pair = g.order_quad(np.array([b[0], t[1], t[2], b[3]], np.float32))
         assert max(g.iou(q, pair) for q in quads) < 0.8, "a pair reported as one card"
+
+
+def test_runs_along_many_is_runs_along() -> None:
+    """split_groups asks _runs_along of every candidate pair at once
+    (_runs_along_many): the same verdicts, on cards shifted along, across and
+    into the corners of bigger outlines, turned a little (both verdicts occur)."""
+    import cv2
+
+    rng = np.random.default_rng(3)
+    inner, outer, want = [], [], []
+    for _ in range(3000):
+        c = rng.uniform(50, 300, 2)
+        w, h, ang = rng.uniform(30, 60), rng.uniform(45, 90), rng.uniform(0, 180)
+        o = g.order_quad(cv2.boxPoints((tuple(c), (w * rng.uniform(1.0, 1.7), h), ang)))
+        i = g.order_quad(cv2.boxPoints((tuple(c + rng.normal(0, 4, 2)), (w, h * rng.uniform(0.8, 1.0)),
+                                        ang + rng.normal(0, 3))))
+        inner.append(i.astype(np.float32))
+        outer.append(o.astype(np.float32))
+        want.append(prune._runs_along(inner[-1], outer[-1]))
+    asp_i = np.array([g.aspect(q) for q in inner], np.float32)
+    asp_o = np.array([g.aspect(q) for q in outer], np.float32)
+    got = prune._runs_along_many(np.stack(inner), np.stack(outer), asp_i, asp_o)
+    assert 100 < sum(want) < 2900, sum(want)
+    assert got.tolist() == want
