@@ -130,7 +130,8 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
     """Take out outlines that are a group of cards: ones holding a card-shaped
     strong outline that runs along three of their sides (the top card of a fan or
     of a sloppy stack, or of two cards lying nearly aligned, one mostly on the
-    other: see `_runs_along`), and bigger than any card seen elsewhere. A printed
+    other: see `_runs_along`), when the cards seen elsewhere are the inner
+    outline's size rather than theirs (see `_sized_like_outer`). A printed
     frame keeps a margin all round, so it does not count.
 
     Returns the other outlines, and (group, card inside it) pairs.
