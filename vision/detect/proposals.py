@@ -26,8 +26,8 @@ CORNER_TOLERANCE = 28.0
 
 
 def contours(ev: Evidence, min_area: float) -> list[np.ndarray]:
-    """Closed outlines from the edge map and from the paper mask, large enough to be
-    a card (or several)."""
+    """Closed outlines from the edge map, the paper mask and the darkest channel's
+    strong edges, large enough to be a card (or several)."""
     h, w = ev.shape
     max_area = 0.95 * h * w
     out: list[np.ndarray] = []
@@ -38,14 +38,25 @@ def contours(ev: Evidence, min_area: float) -> list[np.ndarray]:
     paper = cv2.morphologyEx(ev.bright, cv2.MORPH_OPEN, k3)
     cs, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out.extend(cs)
-    keep = []
-    for c in out:
-        if len(c) < 4:
-            continue
-        a = cv2.contourArea(c)
-        if min_area <= a <= max_area:
-            keep.append(c)
-    return keep
+    # The darkest channel's outlines last, after the grey edges' (the order the
+    # figures in darkest_outlines were measured with).
+    out.extend(darkest_outlines(ev, k3))
+    return [c for c in out if len(c) >= 4 and min_area <= cv2.contourArea(c) <= max_area]
+
+
+def darkest_outlines(ev: Evidence, k3: np.ndarray) -> list[np.ndarray]:
+    """Outer outlines of the darkest channel's strong edges (`Evidence.paper_edges`).
+
+    Why outer only: inside a pile they would close strips of covered cards against
+    the top card's border, card-shaped outlines that are no card; a card the grey
+    edges lost (white on a coloured cloth, its border joined to the cloth's pattern)
+    is an outer outline here. (None on a plain table: see evidence.gather.)
+    """
+    if ev.paper_edges.shape != ev.edges.shape:
+        return []
+    cs, _ = cv2.findContours(cv2.dilate(ev.paper_edges, k3), cv2.RETR_EXTERNAL,
+                             cv2.CHAIN_APPROX_SIMPLE)
+    return list(cs)
 
 
 def whole_quads(
