@@ -168,6 +168,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         whole.extend(found)
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
+    found, corners = proposals.darkest_quads(ev, cs, min_area)  # busy tables only
+    whole.extend(found)
+    rest.extend(corners)
     # The same outline comes from several contours: one of each before polishing.
     outlines = _polish(ev, select.nms(select.dedupe(select.score_many(ev, whole)), 0.8))
     first = select.nms([s for s in outlines if s.support >= 0.3], 0.8)
