@@ -5,8 +5,9 @@ and misread new ones (a bold sans K as an 8). Real decks vary mostly in the type
 size and placement of the index, so we draw cards whose index is set in any of the
 fonts installed (DejaVu, Liberation, FreeFont, URW base35: Debian packages
 fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35), at random
-sizes, weights, offsets and colours, with a suit sign under the rank, plus decoys in
-the card body (big pips, a court frame). They go through the same camera simulation
+sizes, weights, offsets and colours, with a suit sign under the rank (a font's glyph,
+or on half the cards a sign of random proportions from suitshapes.py), plus decoys
+in the card body (big pips, a court frame). They go through the same camera simulation
 as rendered decks (vision.training.synth). Uses Pillow (the `train` extra).
 """
 
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.training.suitshapes import suit_mask
 from vision.training.synth import ART_HEIGHT, CardArt
 from vision.types import RANKS, SUITS
 
@@ -83,14 +85,24 @@ def font_card(rng: np.random.Generator, rank: int, suit: int,
     layer.alpha_composite(glyph, (x0, y0))
     pip_font_path = pip_fonts[int(rng.integers(len(pip_fonts)))] if pip_fonts else font_path
     pip_size = int(max(th, 8) * rng.uniform(0.7, 1.15))
-    pfont = ImageFont.truetype(pip_font_path, pip_size)
-    pb = draw.textbbox((0, 0), _PIPS[s], font=pfont)
+    # Half the cards carry drawn signs of random proportions (suitshapes.py): the
+    # fonts hold only a few club and spade shapes, too few to learn the suit from.
+    shaped = rng.random() < 0.5
+    if shaped:
+        sign = _sign_image(rng, suit, int(pip_size * rng.uniform(0.75, 1.0)), ink)
+        pb = (0, 0) + sign.size
+    else:
+        pfont = ImageFont.truetype(pip_font_path, pip_size)
+        pb = draw.textbbox((0, 0), _PIPS[s], font=pfont)
     pw, ph = pb[2] - pb[0], pb[3] - pb[1]
     px = x0 + tw // 2 - pw // 2 + int(rng.integers(-2, 3))
     py = y0 + th + int(th * rng.uniform(0.1, 0.4))
     if py + ph > h * 0.34:  # keep inside the index box, as printed cards do
         py = int(h * 0.34) - ph
-    draw.text((px - pb[0], py - pb[1]), _PIPS[s], font=pfont, fill=ink + (255,))
+    if shaped:
+        layer.alpha_composite(sign, (max(0, px), max(0, py)))
+    else:
+        draw.text((px - pb[0], py - pb[1]), _PIPS[s], font=pfont, fill=ink + (255,))
     turned = layer.rotate(180)
     card.alpha_composite(layer)
     card.alpha_composite(turned)
@@ -105,12 +117,18 @@ def font_card(rng: np.random.Generator, rank: int, suit: int,
             col = tuple(int(v) for v in rng.integers(0, 256, 3)) + (255,)
             body.ellipse((cx - r, cy - r, cx + r, cy + r), fill=col)
     else:  # big pips in the body
-        big = ImageFont.truetype(pip_font_path, int(h * rng.uniform(0.1, 0.16)))
+        big_size = int(h * rng.uniform(0.1, 0.16))
+        big = ImageFont.truetype(pip_font_path, big_size)
+        sign = _sign_image(rng, suit, int(big_size * 0.8), ink) if shaped else None
         n = min(rank + 1, 10) if rank < 10 else 1
         for i in range(n):
             bx = int(w * rng.uniform(0.3, 0.62))
             by = int(h * (0.15 + 0.65 * (i + 0.5) / n))
-            body.text((bx, by), _PIPS[s], font=big, fill=ink + (255,), anchor="mm")
+            if sign is not None:
+                card.alpha_composite(sign, (max(0, bx - sign.width // 2),
+                                            max(0, by - sign.height // 2)))
+            else:
+                body.text((bx, by), _PIPS[s], font=big, fill=ink + (255,), anchor="mm")
     arr = np.array(card)  # RGBA
     # Rounded corners, as cut cards have.
     rad = int(w * rng.uniform(0.03, 0.08))
@@ -118,6 +136,17 @@ def font_card(rng: np.random.Generator, rank: int, suit: int,
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), rad, fill=255)
     arr[:, :, 3] = np.array(mask)
     return np.ascontiguousarray(arr[:, :, [2, 1, 0, 3]])
+
+
+def _sign_image(rng: np.random.Generator, suit: int, height: int, ink: tuple[int, ...]):
+    """A drawn suit sign (suitshapes.py) `height` px tall, in `ink`, as an RGBA image."""
+    from PIL import Image
+
+    mask = suit_mask(rng, suit, max(4, height))
+    rgba = np.zeros(mask.shape + (4,), np.uint8)
+    rgba[:, :, :3] = ink[:3]
+    rgba[:, :, 3] = mask
+    return Image.fromarray(rgba, "RGBA")
 
 
 def _text_image(text: str, font, ink: tuple[int, ...], stroke: int, squeeze: float):

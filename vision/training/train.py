@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -83,7 +84,7 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
 def _source_key(kind: int) -> str:
     """The source text that shapes data of `kind` (a change invalidates its cache)."""
     here = Path(__file__).resolve().parent
-    files = [here / "synth.py", here / "fontcards.py"]
+    files = [here / "synth.py", here / "fontcards.py", here / "suitshapes.py"]
     if kind in (TRAIN_SCENES, CAL_SCENES):
         files = [here / "scenes.py"] + sorted((here.parent / "scene").glob("*.py"))
     return "".join(f.read_text() for f in files)
@@ -108,7 +109,12 @@ def synthesise(kind: int, views: int, workers: int) -> tuple[np.ndarray, np.ndar
         with np.load(path) as z:
             return z["x"], z["r"], z["s"]
     jobs = [(kind, i, min(chunk, views - i * chunk)) for i in range((views + chunk - 1) // chunk)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Workers are spawned, not forked: after training, the parent's torch holds
+    # thread-pool locks that a forked child inherits locked, and the workers' first
+    # torch call (set_num_threads) then hangs for ever (seen: `make model` stuck in
+    # calibration_data with both workers idle).
+    with ProcessPoolExecutor(max_workers=workers,
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_chunk, jobs))
     x, r, s = (np.concatenate([p[i] for p in parts]) for i in range(3))
     path.parent.mkdir(parents=True, exist_ok=True)
