@@ -36,6 +36,7 @@ class Evidence:
     gy: np.ndarray
     bright: np.ndarray  # uint8 0/255, "paper" pixels: bright and unsaturated
     paper_edges: np.ndarray  # uint8 0/255, strong edges of the darkest channel (busy tables), or (1, 1) zeros
+    darkest: np.ndarray  # uint8, the darkest of B, G, R per pixel
     color: np.ndarray  # the BGR image at work scale
     table: np.ndarray  # (3,) float32 median colour: the table, which fills most frames
 
@@ -74,7 +75,7 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
     table = np.median(small[::7, ::7].reshape(-1, 3), axis=0).astype(np.float32)
     return Evidence(
         scale=s, grey=blur, edges=edges, bits=bits, gx=gx, gy=gy, bright=bright,
-        paper_edges=paper_edges, color=small, table=table,
+        paper_edges=paper_edges, darkest=darkest, color=small, table=table,
     )
 
 

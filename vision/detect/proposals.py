@@ -41,6 +41,13 @@ def contours(ev: Evidence, min_area: float) -> list[np.ndarray]:
     return [c for c in out if len(c) >= 4 and min_area <= cv2.contourArea(c) <= max_area]
 
 
+#: The darkest channel's outlines are proposed only where it is at least this much
+#: brighter inside than around (brighter_inside, 0..255): card paper on the cloth. Wood
+#: grain's dark streaks closed card-sized outlines that became false cards (a real
+#: photo: four, and the card lost).
+PAPER_BRIGHTER = 15.0
+
+
 def darkest_quads(
     ev: Evidence, seen: list[np.ndarray], min_area: float
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -64,6 +71,8 @@ def darkest_quads(
                              cv2.CHAIN_APPROX_SIMPLE)
     h, w = ev.shape
     cs = [c for c in cs if len(c) >= 4 and min_area <= cv2.contourArea(c) <= 0.95 * h * w]
+    # Paper only: a dark streak of wood grain closes a card-sized outline too.
+    cs = [c for c in cs if brighter_inside(ev.darkest, c) >= PAPER_BRIGHTER]
     if not cs:
         return [], []
     have = np.array([cv2.boundingRect(c) for c in seen], dtype=np.int32).reshape(-1, 4)
@@ -76,6 +85,28 @@ def darkest_quads(
         if not plain and not (len(have) and np.abs(have - box).max(axis=1).min() <= 3):
             rest.append(c)
     return quads, rest
+
+
+def brighter_inside(darkest: np.ndarray, c: np.ndarray, ring: int = 4) -> float:
+    """How much brighter the darkest channel `darkest` is inside outline `c` (its
+    75th percentile) than in a band `ring` px wide around it (its median).
+
+    Why not the median inside: a card lying on a back closes one outline with it,
+    half paper, half back; a quarter of paper is enough.
+    """
+    x, y, bw, bh = cv2.boundingRect(c)
+    hh, ww = darkest.shape
+    x0, y0 = max(0, x - ring), max(0, y - ring)
+    x1, y1 = min(ww, x + bw + ring), min(hh, y + bh + ring)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [c - np.array([x0, y0], np.int32)], -1, 255, cv2.FILLED)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * ring + 1, 2 * ring + 1))
+    band = cv2.subtract(cv2.dilate(inside, k), inside)
+    roi = darkest[y0:y1, x0:x1]
+    a, b = roi[inside > 0], roi[band > 0]
+    if not len(a) or not len(b):
+        return 0.0
+    return float(np.percentile(a, 75)) - float(np.median(b))
 
 
 def whole_quads(
