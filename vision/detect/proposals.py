@@ -71,8 +71,6 @@ def darkest_quads(
                              cv2.CHAIN_APPROX_SIMPLE)
     h, w = ev.shape
     cs = [c for c in cs if len(c) >= 4 and min_area <= cv2.contourArea(c) <= 0.95 * h * w]
-    # Paper only: a dark streak of wood grain closes a card-sized outline too.
-    cs = [c for c in cs if brighter_inside(ev.darkest, c) >= PAPER_BRIGHTER]
     if not cs:
         return [], []
     have = np.array([cv2.boundingRect(c) for c in seen], dtype=np.int32).reshape(-1, 4)
@@ -80,10 +78,14 @@ def darkest_quads(
     rest: list[np.ndarray] = []
     for c in cs:
         found, plain = outline_quads(c)
-        quads.extend(found)
         box = np.array(cv2.boundingRect(c), dtype=np.int32)
-        if not plain and not (len(have) and np.abs(have - box).max(axis=1).min() <= 3):
-            rest.append(c)
+        corners = not plain and not (len(have) and np.abs(have - box).max(axis=1).min() <= 3)
+        # Paper only: a dark streak of wood grain closes a card-sized outline too
+        # (tested last: it costs the most).
+        if (found or corners) and brighter_inside(ev.darkest, c) >= PAPER_BRIGHTER:
+            quads.extend(found)
+            if corners:
+                rest.append(c)
     return quads, rest
 
 
@@ -102,11 +104,19 @@ def brighter_inside(darkest: np.ndarray, c: np.ndarray, ring: int = 4) -> float:
     cv2.drawContours(inside, [c - np.array([x0, y0], np.int32)], -1, 255, cv2.FILLED)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * ring + 1, 2 * ring + 1))
     band = cv2.subtract(cv2.dilate(inside, k), inside)
-    roi = darkest[y0:y1, x0:x1]
-    a, b = roi[inside > 0], roi[band > 0]
-    if not len(a) or not len(b):
-        return 0.0
-    return float(np.percentile(a, 75)) - float(np.median(b))
+    roi = np.ascontiguousarray(darkest[y0:y1, x0:x1])
+    a, b = _level(roi, inside, 0.75), _level(roi, band, 0.5)
+    return 0.0 if a is None or b is None else a - b
+
+
+def _level(img: np.ndarray, mask: np.ndarray, q: float) -> float | None:
+    """The `q` quantile of uint8 `img` under `mask` (None if the mask is empty),
+    from a histogram: several times cheaper than indexing and sorting."""
+    hist = cv2.calcHist([img], [0], mask, [256], [0, 256]).ravel()
+    cum = np.cumsum(hist)
+    if cum[-1] <= 0:
+        return None
+    return float(np.searchsorted(cum, q * cum[-1]))
 
 
 def whole_quads(
