@@ -87,7 +87,7 @@ def test_wood_grain_streaks_are_no_cards() -> None:
     """A real photo (training split) of one card on dark-streaked wood: the
     streaks close card-sized outlines in the darkest channel too, but they are
     darker inside than around, not paper; reported, they also pushed the card
-    out (fails with proposals.PAPER_BRIGHTER at -inf: four streaks, no card).
+    out (fails with darkest.PAPER_BRIGHTER at -inf: four streaks, no card).
     Only the card's part is checked, not its quad: today's is its top 60%
     (8558662's was whole)."""
     img = cv2.imread(str(REAL / "train" / "cam_image25.jpg"))

@@ -15,9 +15,8 @@ import pytest
 from vision_helpers import deck_or_skip
 
 from vision import cardart
-from vision.detect import DetectorConfig, detect_cards
+from vision.detect import DetectorConfig, detect_cards, prune
 from vision.detect import geometry as g
-from vision.detect import prune
 from vision.detect.tableau import Placement, lay
 
 CARD_H = 170

@@ -59,6 +59,6 @@ def test_a_club_has_three_lobes_a_spade_one() -> None:
         xs = np.nonzero(row)[0]
         assert xs.mean() == pytest.approx(club.shape[1] / 2, abs=club.shape[1] * 0.12)
         spade = suit_mask(np.random.default_rng(seed), SUITS.index("S"), 100) > 127
-        for y in range(0, 55):
+        for y in range(55):
             runs = np.count_nonzero(np.diff(spade[y].astype(np.int8)) == 1) + int(spade[y, 0])
             assert runs <= 1, (seed, y)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.detect import darkest, outline, proposals, prune, refine, select
 from vision.detect import geometry as g
-from vision.detect import outline, proposals, prune, refine, select
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
 from vision.detect.evidence import Evidence, gather
@@ -168,7 +168,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         whole.extend(found)
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
-    found, corners = proposals.darkest_quads(ev, cs, min_area)  # busy tables only
+    found, corners = darkest.darkest_quads(ev, cs, min_area)  # busy tables only
     whole.extend(found)
     rest.extend(corners)
     # The same outline comes from several contours: one of each before polishing.
