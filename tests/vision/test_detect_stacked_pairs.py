@@ -85,7 +85,7 @@ def test_two_piles_do_not_vouch_for_each_other(anglo: cardart.DeckArt, kind: str
 
 def test_runs_along_many_is_runs_along() -> None:
     """split_groups asks _runs_along of every candidate pair at once
-    (_runs_along_many): the same verdicts, on cards shifted along, across and
+    (_runs_along_many): the same verdicts as the pair-at-a-time reference, on cards shifted along, across and
     into the corners of bigger outlines, turned a little (both verdicts occur)."""
     import cv2
 
@@ -99,9 +99,28 @@ def test_runs_along_many_is_runs_along() -> None:
                                         ang + rng.normal(0, 3))))
         inner.append(i.astype(np.float32))
         outer.append(o.astype(np.float32))
-        want.append(prune._runs_along(inner[-1], outer[-1]))
+        want.append(_runs_along_pairwise(inner[-1], outer[-1]))
     asp_i = np.array([g.aspect(q) for q in inner], np.float32)
     asp_o = np.array([g.aspect(q) for q in outer], np.float32)
     got = prune._runs_along_many(np.stack(inner), np.stack(outer), asp_i, asp_o)
     assert 100 < sum(want) < 2900, sum(want)
     assert got.tolist() == want
+
+
+def _runs_along_pairwise(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05,
+                         step: float = 0.15, widen: float = 1.25) -> bool:
+    """prune._runs_along as first written, one pair at a time: the reference the
+    vectorised version is held to."""
+    a = outer
+    d = outer[[1, 2, 3, 0]] - a
+    ln = np.linalg.norm(d, axis=1) + 1e-9
+    rel = inner[:, None, :] - a[None, :, :]
+    dist = np.abs(d[None, :, 0] * rel[..., 1] - d[None, :, 1] * rel[..., 0]) / ln[None, :]
+    short = min(ln[0] + ln[2], ln[1] + ln[3]) / 2
+    on = (dist <= tol * short).sum(axis=0)  # per side: corners on it
+    near = (dist <= step * short).sum(axis=0)
+    if int((on >= 2).sum()) >= 3:
+        return True
+    corners_on = int((dist <= tol * short).any(axis=1).sum())
+    return (corners_on >= 2 and int((near >= 2).sum()) >= 3
+            and g.aspect(inner) >= widen * g.aspect(outer))

@@ -148,11 +148,9 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
     sl = g.short_long(qs)
     asp = sl[:, 1] / np.maximum(sl[:, 0], 1e-9)
     # [i, j]: j could lie in i (the overlap of their boxes bounds that of the quads).
-    ow = np.minimum(bx[:, None, 2], bx[None, :, 2]) - np.maximum(bx[:, None, 0], bx[None, :, 0])
-    oh = np.minimum(bx[:, None, 3], bx[None, :, 3]) - np.maximum(bx[:, None, 1], bx[None, :, 1])
     maybe = ((ar[None, :] >= 0.3 * ar[:, None]) & (ar[None, :] <= 0.85 * ar[:, None])
              & ((asp >= 1.2) & (asp <= 1.8))[None, :]
-             & (np.maximum(ow, 0) * np.maximum(oh, 0) >= 0.9 * ar[None, :]))
+             & (_box_overlaps(bx) >= 0.9 * ar[None, :]))
     np.fill_diagonal(maybe, False)
     pi, pj = np.nonzero(maybe)
     if len(pi):  # _runs_along of every such pair at once
@@ -170,6 +168,13 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
                 break
     out = {id(a) for a, _ in groups}
     return [h for h in hyps if id(h) not in out], groups
+
+
+def _box_overlaps(bx: np.ndarray) -> np.ndarray:
+    """[i, j]: the area shared by boxes bx[i] and bx[j] ((N, 4) x0, y0, x1, y1)."""
+    ow = np.minimum(bx[:, None, 2], bx[None, :, 2]) - np.maximum(bx[:, None, 0], bx[None, :, 0])
+    oh = np.minimum(bx[:, None, 3], bx[None, :, 3]) - np.maximum(bx[:, None, 1], bx[None, :, 1])
+    return np.maximum(ow, 0) * np.maximum(oh, 0)
 
 
 def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np.ndarray) -> bool:
@@ -207,9 +212,7 @@ def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np
         return any_card_sized()
     # One vote a place: the same card or pair outlined again does not count.
     cb = bx[clear]
-    ow = np.minimum(cb[:, None, 2], cb[None, :, 2]) - np.maximum(cb[:, None, 0], cb[None, :, 0])
-    oh = np.minimum(cb[:, None, 3], cb[None, :, 3]) - np.maximum(cb[:, None, 1], cb[None, :, 1])
-    inter = np.maximum(ow, 0) * np.maximum(oh, 0)
+    inter = _box_overlaps(cb)
     barea = (cb[:, 2] - cb[:, 0]) * (cb[:, 3] - cb[:, 1])
     same = inter > 0.5 * (barea[:, None] + barea[None, :] - inter)
     kept: list[int] = []
@@ -240,27 +243,17 @@ def _runs_along(inner: np.ndarray, outer: np.ndarray, tol: float = 0.05, step: f
     outlines of the card's own shape, and its printed frames keep a margin of
     10% or more (a strip cut off one side changes the shape by 1.2 at most).
     """
-    a = outer
-    d = outer[[1, 2, 3, 0]] - a
-    ln = np.linalg.norm(d, axis=1) + 1e-9
-    rel = inner[:, None, :] - a[None, :, :]
-    dist = np.abs(d[None, :, 0] * rel[..., 1] - d[None, :, 1] * rel[..., 0]) / ln[None, :]
-    short = min(ln[0] + ln[2], ln[1] + ln[3]) / 2
-    on = (dist <= tol * short).sum(axis=0)  # per side: corners on it
-    near = (dist <= step * short).sum(axis=0)
-    full = int((on >= 2).sum())
-    if full >= 3:
-        return True
-    corners_on = int((dist <= tol * short).any(axis=1).sum())
-    return (corners_on >= 2 and int((near >= 2).sum()) >= 3
-            and g.aspect(inner) >= widen * g.aspect(outer))
+    a_in, a_out = np.float32(g.aspect(inner)), np.float32(g.aspect(outer))
+    return bool(_runs_along_many(np.asarray(inner, np.float32)[None],
+                                 np.asarray(outer, np.float32)[None], a_in[None], a_out[None],
+                                 tol, step, widen)[0])
 
 
 def _runs_along_many(inner: np.ndarray, outer: np.ndarray, asp_inner: np.ndarray,
                      asp_outer: np.ndarray, tol: float = 0.05, step: float = 0.15,
                      widen: float = 1.25) -> np.ndarray:
     """`_runs_along` of many pairs at once (inner, outer (P, 4, 2) float32, their
-    aspects (P,)): the same figures, without numpy's per-call cost on 4x4."""
+    aspects (P,)): one pass instead of numpy's per-call cost on each 4x4 pair."""
     a = outer
     d = outer[:, [1, 2, 3, 0]] - a  # (P, 4, 2)
     ln = np.linalg.norm(d, axis=2) + 1e-9  # (P, 4)
