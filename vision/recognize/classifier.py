@@ -5,7 +5,9 @@ calibration (index.json: thresholds picked on calibration decks so that wrong re
 stay <= 0.1%). `classify(patches)` gives, per patch, the most likely rank and suit with
 their probabilities, or None where the network says "not an index". `read_card` cuts
 both corner indices of a card and combines them, abstaining when unsure: a wrong card
-is far worse for the referee than "cannot read".
+is far worse for the referee than "cannot read". The network runs in onnxruntime when
+it is installed, else in cv2.dnn (vision.recognize.runtime: same outputs, the former
+about twice as fast).
 
 With `deck=NAME` the classifier also loads an enrolled deck (vision.enroll) and reads
 cards by nearest neighbour among its templates in the network's embedding space.
@@ -22,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.recognize.patch import PATCH_H, PATCH_W, extract_index_patches
+from vision.recognize.runtime import NetRunner, open_runner
 from vision.types import RANKS, SUITS, Quad, VisionError
 
 if TYPE_CHECKING:
@@ -168,27 +171,36 @@ def to_blob(patches: list[np.ndarray]) -> np.ndarray:
 
 
 class IndexClassifier:
-    """Rank and suit of corner-index patches. Build with `IndexClassifier.load()`."""
+    """Rank and suit of corner-index patches. Build with `IndexClassifier.load()`.
+    `runtime`: the name of the runtime running the network ("onnxruntime", "opencv")."""
 
-    def __init__(self, net: cv2.dnn.Net, calibration: Calibration, model_path: Path,
+    def __init__(self, net: NetRunner, calibration: Calibration, model_path: Path,
                  deck: EnrolledDeck | None = None) -> None:
         self._net = net
         self.calibration = calibration
         self.model_path = model_path
         self.deck = deck
 
+    @property
+    def runtime(self) -> str:
+        return self._net.name
+
     @classmethod
-    def load(cls, path: str | Path | None = None, deck: str | None = None) -> IndexClassifier:
+    def load(cls, path: str | Path | None = None, deck: str | None = None, *,
+             runtime: str | None = None) -> IndexClassifier:
         """Load the ONNX model (default: the committed one) and, if named, an enrolled deck.
+        `runtime`: "onnxruntime", "opencv" or "auto" (None: $CARDTABLE_NN_RUNTIME, else
+        auto), see vision.recognize.runtime.
 
         Raises:
             ModelMissing: no model file at `path`.
             vision.enroll.UnknownEnrolledDeck: `deck` is not enrolled.
+            vision.recognize.runtime.UnknownRuntime, RuntimeUnavailable: a bad `runtime`.
         """
         p = Path(path) if path is not None else DEFAULT_MODEL
         if not p.is_file():
             raise ModelMissing(p)
-        net = cv2.dnn.readNetFromONNX(str(p))
+        net = open_runner(p, runtime)
         calib = Calibration.from_json(p.with_suffix(".json"))
         clf = cls(net, calib, p)
         if deck is not None:
@@ -201,8 +213,7 @@ class IndexClassifier:
         """Raw network outputs: rank probs (N, 14), suit probs (N, 5), embeddings (N, D)."""
         if not patches:
             return np.zeros((0, 14)), np.zeros((0, 5)), np.zeros((0, 64))
-        self._net.setInput(to_blob(patches))
-        rank, suit, emb = self._net.forward(["rank", "suit", "embedding"])
+        rank, suit, emb = self._net.run(to_blob(patches))
         t = self.calibration.temperature
         return softmax(rank / t), softmax(suit / t), emb
 

@@ -1,0 +1,72 @@
+"""The faster paths of a frame's recognition give what the plain ones give.
+
+onnxruntime vs cv2.dnn (vision.recognize.runtime) on the committed model.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from vision.recognize import runtime as rt
+from vision.recognize.classifier import DEFAULT_MODEL, IndexClassifier, combine
+from vision.recognize.patch import extract_index_patches
+from vision.training.split import heldout_decks
+
+pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no model (make model)")
+scene = pytest.importorskip("vision.scene")
+
+
+def scene_patches(seed: int, n_cards: int = 6) -> tuple[np.ndarray, list, list[np.ndarray]]:
+    """A rendered held-out scene, its truth, and every true quad's two index patches."""
+    rng = np.random.default_rng(seed)
+    spec = scene.random_scene_spec(rng, heldout_decks(), n_cards, overlap=0.3, face_down=0.0)
+    image, truth = scene.render_scene(spec, rng)
+    return image, truth, [p for t in truth for p in extract_index_patches(image, t.corners)]
+
+
+def test_opencv_runtime_by_name_and_by_environment(monkeypatch):
+    assert IndexClassifier.load(runtime="opencv").runtime == "opencv"
+    monkeypatch.setenv(rt.RUNTIME_ENV, "OpenCV")
+    assert IndexClassifier.load().runtime == "opencv"
+
+
+def test_unknown_runtime_names_the_choices(monkeypatch):
+    with pytest.raises(rt.UnknownRuntime) as err:
+        IndexClassifier.load(runtime="tensorflow")
+    assert err.value.name == "tensorflow"
+    assert "onnxruntime" in str(err.value) and rt.RUNTIME_ENV in str(err.value)
+    monkeypatch.setenv(rt.RUNTIME_ENV, "cuda")
+    with pytest.raises(ValueError):
+        IndexClassifier.load()
+
+
+def test_without_onnxruntime_auto_falls_back_and_asking_for_it_fails(monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # `import onnxruntime` fails
+    assert IndexClassifier.load().runtime == "opencv"
+    assert IndexClassifier.load(runtime="auto").runtime == "opencv"
+    with pytest.raises(rt.RuntimeUnavailable) as err:
+        IndexClassifier.load(runtime="onnxruntime")
+    assert "pip install onnxruntime" in str(err.value)
+
+
+def test_onnxruntime_gives_cv2_dnn_probabilities_and_readings():
+    pytest.importorskip("onnxruntime")
+    fast, plain = IndexClassifier.load(runtime="onnxruntime"), IndexClassifier.load(
+        runtime="opencv")
+    assert (fast.runtime, plain.runtime) == ("onnxruntime", "opencv")
+    _, _, patches = scene_patches(4)
+    rng = np.random.default_rng(0)
+    patches += [rng.integers(0, 256, p.shape, dtype=np.uint8) for p in patches[:4]]
+    for a, b in zip(fast.forward(patches), plain.forward(patches)):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(a, b, atol=1e-5)
+    ra, rb = fast.classify(patches), plain.classify(patches)
+    assert [(r.rank, r.suit) for r in ra] == [(r.rank, r.suit) for r in rb]
+    assert [r.confidence for r in ra] == pytest.approx([r.confidence for r in rb], abs=1e-5)
+    cards_a = [combine(ra[i:i + 2], fast.calibration).card for i in range(0, len(ra), 2)]
+    cards_b = [combine(rb[i:i + 2], plain.calibration).card for i in range(0, len(rb), 2)]
+    assert cards_a == cards_b
+    assert any(c is not None for c in cards_a)  # the comparison saw cards read
