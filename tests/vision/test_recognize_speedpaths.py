@@ -70,3 +70,36 @@ def test_onnxruntime_gives_cv2_dnn_probabilities_and_readings():
     cards_b = [combine(rb[i:i + 2], plain.calibration).card for i in range(0, len(rb), 2)]
     assert cards_a == cards_b
     assert any(c is not None for c in cards_a)  # the comparison saw cards read
+
+
+def full_warp_face_score(image: np.ndarray, quad: np.ndarray) -> float:
+    """faces.face_score as it was: the whole 60 x 84 card warped, then scored."""
+    import cv2
+
+    from vision.detect import faces
+
+    small = faces.warp_small(image, quad, faces.FACE_SIZE)
+    assert small.shape[:2] == faces.FACE_SIZE[::-1]
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    paper = max(faces.paper_share(p) for p in extract_index_patches(image, quad))
+    return faces.W_ASYM * faces.corner_asymmetry(grey) + faces.W_INDEX_PAPER * paper
+
+
+def test_face_score_warps_only_the_rows_it_reads_and_scores_the_same():
+    import cv2
+
+    from vision.detect import faces
+
+    image, truth, _ = scene_patches(6, n_cards=8)
+    rng = np.random.default_rng(1)
+    quads = [np.asarray(t.corners, np.float32) for t in truth]
+    quads += [(q + rng.normal(0, 20, q.shape) + rng.normal(0, 200, (1, 2))).astype(np.float32)
+              for q in quads for _ in range(3)]  # skewed, some partly off the frame
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scores = []
+    for q in quads:
+        for img in (image, grey):
+            scores.append(faces.face_score(img, q))
+            assert scores[-1] == full_warp_face_score(img, q)
+    assert len(set(scores)) > len(scores) // 2  # real, varied scores were compared
+    assert faces.warp_small(image, quads[0], faces.FACE_SIZE, rows=26).shape == (26, 60, 3)

@@ -17,14 +17,23 @@ from vision.detect import kernels
 
 #: Small warp used for the test: it only needs the gross layout.
 _W, _H = 40, 56
+#: The card as face_score sees it (width, height), and the share of its height from
+#: the top that corner_asymmetry (and kernels.corner_asymmetry) reads.
+FACE_SIZE = (60, 84)
+ASYM_TOP = 0.31
 
 
-def warp_small(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (_W, _H)) -> np.ndarray:
-    """The card warped upright (portrait) to a small fixed size."""
+def warp_small(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (_W, _H),
+               rows: int | None = None) -> np.ndarray:
+    """The card warped upright (portrait) to a small fixed size. `rows`: only the top
+    `rows` rows of that warp (the same pixels: the same map, a smaller output), for a
+    test that looks at the top of the card only."""
     w, h = size
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    out_h = h if rows is None else max(1, min(h, rows))
+    return cv2.warpPerspective(image, m, (w, out_h), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def paper_share(card: np.ndarray) -> float:
@@ -72,7 +81,7 @@ def corner_asymmetry(card_grey: np.ndarray) -> float:
         return float(kernels.corner_asymmetry(card_grey))
     c = card_grey.astype(np.float32)
     h, w = c.shape
-    hh, ww = int(h * 0.31), int(w * 0.22)
+    hh, ww = int(h * ASYM_TOP), int(w * 0.22)
     tl = c[1:hh, 1:ww]
     tr = c[1:hh, w - ww:w - 1][:, ::-1]
     return float(np.abs(tl - tr).mean() / (0.5 * (tl.std() + tr.std()) + 8.0))
@@ -87,9 +96,16 @@ W_ASYM, W_INDEX_PAPER, FACE_SCORE_MIN = 0.4, 1.0, 0.7
 
 
 def face_score(image: np.ndarray, quad: np.ndarray, patches: list[np.ndarray] | None = None) -> float:
-    """Higher is more face-like; see FACE_SCORE_MIN."""
-    small = warp_small(image, quad, (60, 84))
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    """Higher is more face-like; see FACE_SCORE_MIN.
+
+    Only the top rows of the small card that corner_asymmetry reads are warped (a
+    third of the warp, the detector asks this of every card of every frame); the rest
+    of the card stays black, unread."""
+    w, h = FACE_SIZE
+    rows = int(h * ASYM_TOP)
+    top = warp_small(image, quad, FACE_SIZE, rows=rows)
+    grey = np.zeros((h, w), np.uint8)
+    grey[:rows] = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY) if top.ndim == 3 else top
     if patches is None:
         from vision.recognize.patch import extract_index_patches
 
