@@ -21,6 +21,7 @@ from vision.detect.blank import looks_blank
 from vision.detect.evidence import Evidence
 from vision.detect.outline import (
     SIDE_T,
+    clean_card_border,
     inside_quads,
     outline_flags,
     outline_points,
@@ -165,6 +166,10 @@ def choose(
     pol_n = (signed_on != 0).sum(axis=1)
     # Whole cards show all four sides: no side may be mostly missing.
     side_min = on.reshape(h_n, 4, -1).mean(axis=2).min(axis=1)
+    # A card on wrinkled cloth: a wrinkle or two run on past its corners, which
+    # is no cloth cell (see clean_card_border); judged by its other corners.
+    over = np.where(clean_card_border(ev, quads, n_on / p_n, side_min, pol_sum, pol_n, over),
+                    0.0, over)
     chosen: list[Chosen] = []
     chosen_area: list[float] = []
     chosen_idx: list[int] = []
