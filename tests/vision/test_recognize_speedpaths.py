@@ -103,3 +103,55 @@ def test_face_score_warps_only_the_rows_it_reads_and_scores_the_same():
             assert scores[-1] == full_warp_face_score(img, q)
     assert len(set(scores)) > len(scores) // 2  # real, varied scores were compared
     assert faces.warp_small(image, quads[0], faces.FACE_SIZE, rows=26).shape == (26, 60, 3)
+
+
+def plain_index_patches(image: np.ndarray, quad: np.ndarray, size=(32, 64)) -> list[np.ndarray]:
+    """extract_index_patches written plainly (every matrix built per call, sides by
+    np.linalg.norm): the reference the patch module's precomputed path is held to."""
+    import cv2
+
+    from vision.recognize.patch import INDEX_BOX, normalize_quad
+
+    q = normalize_quad(quad)
+    pw, ph = size
+    x0, y0, x1, y1 = INDEX_BOX
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    w = 0.5 * float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
+    h = 0.5 * float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+    k = int(max(1.0, np.ceil(max(w * (x1 - x0) / pw, h * (y1 - y0) / ph) / 1.5)))
+    p2c = np.array([[(x1 - x0) / pw, 0, x0], [0, (y1 - y0) / ph, y0], [0, 0, 1]]) @ np.array(
+        [[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
+    if k > 1:
+        p2c = p2c @ np.diag([1 / k, 1 / k, 1])
+    out = []
+    for corners in (q, q[[2, 3, 0, 1]]):
+        m = cv2.getPerspectiveTransform(unit, corners).astype(np.float64) @ p2c
+        m = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]]) @ m
+        p = cv2.warpPerspective(image, m, (pw * k, ph * k),
+                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+        out.append(cv2.resize(p, (pw, ph), interpolation=cv2.INTER_AREA) if k > 1 else p)
+    return out
+
+
+def test_index_patches_are_those_of_the_plain_computation():
+    import cv2
+
+    from vision.recognize.patch import index_quads_and_patches
+
+    image, truth, _ = scene_patches(7, n_cards=5)
+    big = cv2.resize(image, None, fx=3, fy=3)  # indices far larger than a patch: k > 1
+    rng = np.random.default_rng(2)
+    cases = []
+    for t in truth:
+        q = np.asarray(t.corners, np.float32)
+        cases += [(image, q), (image, q[::-1].copy()), (big, q * 3), (big, q * 2.5 + 7)]
+        cases += [(image, (q + rng.normal(0, 15, q.shape)).astype(np.float32))]
+    for img, q in cases:
+        want = plain_index_patches(img, q)
+        got = extract_index_patches(img, q)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want))
+        assert all(np.array_equal(a, b) for a, b in zip(index_quads_and_patches(img, q)[1], want))
+    small = plain_index_patches(image, cases[0][1], (16, 32))
+    assert all(np.array_equal(a, b) for a, b in zip(
+        extract_index_patches(image, cases[0][1], (16, 32)), small))

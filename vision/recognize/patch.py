@@ -15,6 +15,7 @@ returns them as upright patches: top-left first, then bottom-right turned by 180
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import cv2
@@ -58,6 +59,13 @@ def normalize_quad(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
     return q
 
 
+def _lengths(d: np.ndarray) -> np.ndarray:
+    """Lengths of the rows of the float32 (n, 2) array `d`, in float32: the very
+    figures np.linalg.norm gives row by row, at one call for all rows (per-call
+    overhead is most of the cost on these tiny arrays)."""
+    return np.sqrt((d * d).sum(axis=1))
+
+
 #: Corner order starting one corner on (fancy indexing: np.roll costs ten times more
 #: on a (4, 2) array, and the detector cuts patches for every card of every frame).
 _NEXT = [1, 2, 3, 0]
@@ -65,10 +73,13 @@ _NEXT = [1, 2, 3, 0]
 _OPPOSITE = [2, 3, 0, 1]
 
 
+#: The unit card's corners, clockwise from the top-left.
+_UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+
+
 def _card_to_image(quad: np.ndarray) -> np.ndarray:
     """Homography from unit card coordinates (0..1, 0..1) to image pixels."""
-    src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
-    return cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    return cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
 
 
 def index_quads(quad: Sequence[Sequence[float]] | np.ndarray) -> list[np.ndarray]:
@@ -86,9 +97,13 @@ def _corner_maps(q: np.ndarray) -> list[np.ndarray]:
 
 
 def _index_quads(maps: list[np.ndarray]) -> list[np.ndarray]:
-    x0, y0, x1, y1 = INDEX_BOX
-    pts = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
-    return [cv2.perspectiveTransform(pts, h)[0] for h in maps]
+    return [cv2.perspectiveTransform(_INDEX_CORNERS, h)[0] for h in maps]
+
+
+#: INDEX_BOX's corners on the unit card, as cv2.perspectiveTransform takes points.
+_INDEX_CORNERS = np.array([[[INDEX_BOX[0], INDEX_BOX[1]], [INDEX_BOX[2], INDEX_BOX[1]],
+                            [INDEX_BOX[2], INDEX_BOX[3]], [INDEX_BOX[0], INDEX_BOX[3]]]],
+                          dtype=np.float32)
 
 
 def index_quads_and_patches(
@@ -113,11 +128,31 @@ def _patch_from_card(patch_size: tuple[int, int]) -> np.ndarray:
     )
 
 
+@functools.lru_cache(maxsize=16)
+def _patch_to_card(patch_size: tuple[int, int], k: int) -> np.ndarray:
+    """Patch pixel centres (of a patch `k` times `patch_size`) to unit card
+    coordinates; the same few matrices for every card, so worked out once (read-only)."""
+    # Sample at pixel centres: patch pixel (u, v) -> card (u + .5, v + .5) scaled.
+    shift = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], dtype=np.float64)
+    p2c = _patch_from_card(patch_size) @ shift
+    if k > 1:
+        p2c = p2c @ np.array([[1 / k, 0, 0], [0, 1 / k, 0], [0, 0, 1]], dtype=np.float64)
+    p2c.flags.writeable = False
+    return p2c
+
+
+#: warpPerspective's pixel-centre convention: image pixel centres sit at integers.
+_TO_PIXEL = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], dtype=np.float64)
+#: Quad corners whose differences are the card's sides (top, left, bottom, right).
+_SIDE_TO, _SIDE_FROM = [1, 3, 2, 2], [0, 0, 3, 1]
+
+
 def _index_scale(q: np.ndarray, patch_size: tuple[int, int]) -> float:
     """How many image pixels one patch pixel spans (largest of the two directions)."""
     x0, y0, x1, y1 = INDEX_BOX
-    w = 0.5 * float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
-    h = 0.5 * float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+    sides = _lengths(q[_SIDE_TO] - q[_SIDE_FROM])  # top, left, bottom, right
+    across, down = (sides[:2] + sides[2:]).tolist()  # float32 sums, as before
+    w, h = 0.5 * across, 0.5 * down
     return max(w * (x1 - x0) / patch_size[0], h * (y1 - y0) / patch_size[1])
 
 
@@ -141,21 +176,17 @@ def _patches(
 ) -> list[np.ndarray]:
     """`extract_index_patches` for the normalised quad `q` and its `_corner_maps`."""
     pw, ph = patch_size
-    # Sample at pixel centres: patch pixel (u, v) -> card (u + .5, v + .5) scaled.
-    shift = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], dtype=np.float64)
-    p2c = _patch_from_card(patch_size) @ shift
     # When the index is much larger in the image than the patch (a phone photo), warp to
     # an integer multiple first and shrink with INTER_AREA: plain bilinear sampling
     # would alias thin strokes away.
     k = int(max(1.0, np.ceil(_index_scale(q, patch_size) / 1.5)))
-    if k > 1:
-        p2c = p2c @ np.array([[1 / k, 0, 0], [0, 1 / k, 0], [0, 0, 1]], dtype=np.float64)
+    p2c = _patch_to_card((int(pw), int(ph)), k)
     patches = []
     for c2i in maps:
         m = c2i.astype(np.float64) @ p2c
         # Pixel centre convention of warpPerspective maps dst (u, v) through M^-1 to src;
         # give it the patch->image map directly with WARP_INVERSE_MAP.
-        m = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], dtype=np.float64) @ m
+        m = _TO_PIXEL @ m
         patch = cv2.warpPerspective(
             image, m, (pw * k, ph * k), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
