@@ -3,7 +3,9 @@
 Prints one table:
 * detection + recognition of a 1280x720 frame with 8 cards (vision.scene, about a
   third overlapping), one thread (cv2.setNumThreads(1)), median wall and CPU time
-  over frames; and a frame where nothing changed since the last one;
+  over frames, the detection alone on the same frames (so that a change of either
+  shows), and which runtime ran the network; and a frame where nothing changed since
+  the last one;
 * peak memory (tracemalloc peak of the pipeline, and the process's max RSS);
 * detection recall on rendered scenes (held-out decks) and on the real photos
   (a labelled box counts as found when a detected quad's bounding box has IoU >= 0.5);
@@ -74,7 +76,7 @@ def _scenes(n: int, overlap: float, seed: int = 77) -> list[tuple[np.ndarray, li
 
 def speed(scenes: list[tuple[np.ndarray, list]]) -> dict[str, float]:
     rec = _recognizer()
-    full, full_cpu, same = [], [], []
+    full, full_cpu, same, detect = [], [], [], []
     for img, _ in scenes:
         p = Pipeline(rec)
         p.read(Frame(img, 0, 0.0))  # warm caches (first network call allocates)
@@ -90,6 +92,13 @@ def speed(scenes: list[tuple[np.ndarray, list]]) -> dict[str, float]:
             r = p.read(Frame(noisy, 2 + i, 0.2 + i * 0.1))
             same.append(time.perf_counter() - t)
             assert not r.changed
+    # Detection alone in a pass of its own (the frames above are timed as they always were).
+    config = Pipeline(rec).detector
+    for img, _ in scenes:
+        for rep in range(3):
+            t = time.perf_counter()
+            detect_cards(img, config)
+            detect.append(time.perf_counter() - t)
     # Memory in a separate pass: tracemalloc slows Python down several times.
     tracemalloc.start()
     p = Pipeline(rec)
@@ -102,6 +111,8 @@ def speed(scenes: list[tuple[np.ndarray, list]]) -> dict[str, float]:
         "full_cpu_ms": statistics.median(full_cpu) * 1000,
         "full_p90_ms": float(np.percentile(full, 90)) * 1000,
         "same_ms": statistics.median(same) * 1000,
+        "detect_ms": statistics.median(detect) * 1000,
+        "onnxruntime": float(getattr(rec, "runtime", "") == "onnxruntime"),
         "peak_mb": peak / 2**20,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "recognizer": 1.0 if rec is not None else 0.0,
@@ -193,6 +204,10 @@ def main() -> None:
           f" the median of 36 frames; per process {', '.join(f'{x:.1f}' for x in full)} ms;"
           f" p90 wall {s['full_p90_ms']:.1f}; target <= 30;"
           f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    det = statistics.median(r["detect_ms"] for r in runs)
+    net = "onnxruntime" if s["onnxruntime"] else "cv2.dnn"
+    print(f"  of which detection alone (same frames):           median {det:6.1f} ms wall"
+          f" (median of the {len(runs)} processes); the network runs in {net}")
     print(f"  unchanged frame (change cache):                  median {s['same_ms']:6.2f} ms"
           f"  (target <= 3)")
     print(f"  peak memory: pipeline {s['peak_mb']:.1f} MB (tracemalloc), process max RSS "
