@@ -1,6 +1,8 @@
 """The faster paths of a frame's recognition give what the plain ones give.
 
-onnxruntime vs cv2.dnn (vision.recognize.runtime) on the committed model.
+onnxruntime vs cv2.dnn (vision.recognize.runtime) on the committed model; the face
+score's partial warp vs the whole one (vision.detect.faces); the index patches vs
+their plain computation (vision.recognize.patch).
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ def test_opencv_runtime_by_name_and_by_environment(monkeypatch):
     assert IndexClassifier.load(runtime="opencv").runtime == "opencv"
     monkeypatch.setenv(rt.RUNTIME_ENV, "OpenCV")
     assert IndexClassifier.load().runtime == "opencv"
+
+
+def test_onnxruntime_is_the_default_where_installed(monkeypatch):
+    pytest.importorskip("onnxruntime")
+    monkeypatch.delenv(rt.RUNTIME_ENV, raising=False)
+    assert IndexClassifier.load().runtime == "onnxruntime"
+    monkeypatch.setenv(rt.RUNTIME_ENV, "auto")
+    assert IndexClassifier.load().runtime == "onnxruntime"
 
 
 def test_unknown_runtime_names_the_choices(monkeypatch):
