@@ -183,7 +183,10 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # A big outline inside a strong one may be a card of a touching pair (the strong
     # outline being the pair): guess from its own sides, not from the pair's size.
     halves = [(min(s, l / 2), max(s, l / 2)) for s, l in sizes]
-    guesses += proposals.corner_hypotheses(inner, halves, min_short, side_guesses=True)
+    # (Coarsely simplified only: finely, the picture frame of a court card found
+    # whole gave corners whose halves beat the card.)
+    guesses += proposals.corner_hypotheses(inner, halves, min_short, side_guesses=True,
+                                           fine=False)
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.

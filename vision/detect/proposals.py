@@ -23,6 +23,17 @@ from vision.detect.evidence import Evidence
 
 #: Corner angles accepted as the corner of a card seen at an angle (degrees from 90).
 CORNER_TOLERANCE = 28.0
+#: Merged outlines are read corner by corner simplified to within this share of
+#: their perimeter,
+CORNER_EPS = 0.012
+#: and those so big that this is 2 x FINE_PX or more also to within FINE_PX pixels,
+#: keeping the corners whose sides are MIN_FINE_SIDE px or more (shorter ones give
+#: no direction to trust). Why: two big cards lying nearly edge to edge (a covered
+#: card showing 10-15 px past the top one, on a phone photo) make a notch the
+#: coarse reading smooths away; the top card's side then seems to run on over the
+#: other card, longer than any card of its width, and no guess fits it.
+FINE_PX = 4.0
+MIN_FINE_SIDE = 15.0
 
 
 def contours(ev: Evidence, min_area: float) -> list[np.ndarray]:
@@ -206,11 +217,16 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     return res
 
 
-def corners_of(c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
-    """Convex, near-right-angled corners on a simplified contour, each as (point,
-    direction to previous vertex, direction to next vertex, their lengths)."""
-    peri = cv2.arcLength(c, True)
-    poly = cv2.approxPolyDP(c, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+def corners_of(
+    c: np.ndarray, tol: float | None = None, min_side: float = 6.0
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
+    """Convex, near-right-angled corners on the contour simplified to within `tol`
+    pixels (default CORNER_EPS of its perimeter), with sides of `min_side` px or
+    more, each as (point, direction to previous vertex, direction to next vertex,
+    their lengths)."""
+    if tol is None:
+        tol = CORNER_EPS * cv2.arcLength(c, True)
+    poly = cv2.approxPolyDP(c, tol, True).reshape(-1, 2).astype(np.float32)
     n = len(poly)
     if n < 4 or n > 24:
         return []
@@ -223,7 +239,7 @@ def corners_of(c: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, 
     cross = da[:, 0] * db[:, 1] - da[:, 1] * db[:, 0]
     # On a clockwise contour a convex corner turns one way; reflex corners (the
     # notch where two cards meet) turn the other and are not card corners.
-    keep = (la >= 6) & (lb >= 6) & (np.sign(cross) != orient)
+    keep = (la >= min_side) & (lb >= min_side) & (np.sign(cross) != orient)
     out = []
     for i in np.flatnonzero(keep).tolist():
         lai, lbi = float(la[i]), float(lb[i])
@@ -251,16 +267,35 @@ def quad_corners(q: np.ndarray) -> list[Corner]:
 
 def corner_hypotheses(
     cs: Iterable[np.ndarray], sizes: list[tuple[float, float]], min_short: float,
-    *, side_guesses: bool = False,
+    *, side_guesses: bool = False, fine: bool = True,
 ) -> list[np.ndarray]:
-    """Card quads completed from single corners of (possibly merged) outlines.
+    """Card quads completed from single corners of (possibly merged) outlines;
+    `fine`: big outlines read finely too (see FINE_PX).
 
     `sizes` are (short, long) side lengths believed likely in this frame (from cards
     found whole); without them, or with `side_guesses`, the visible side lengths at
     each corner add their own guesses.
     """
-    corners = [k for c in cs for k in corners_of(c)]
+    corners: list[Corner] = []
+    for c in cs:
+        tol = CORNER_EPS * cv2.arcLength(c, True)
+        coarse = corners_of(c, tol)
+        corners += coarse
+        if fine and tol >= 2 * FINE_PX:
+            corners += [k for k in corners_of(c, FINE_PX, MIN_FINE_SIDE) if _new_corner(k, coarse)]
     return complete_corners(corners, sizes, min_short, side_guesses=side_guesses)
+
+
+def _new_corner(k: Corner, seen: list[Corner], near: float = 4.0) -> bool:
+    """Whether corner `k` tells more than the corners `seen`: none lies within
+    `near` px of it, or the one that does has a side `k` finds shorter (cut at a
+    notch), which gives other guesses. (A repeat costs its guesses' scoring.)"""
+    for p, da, db, la, lb in seen:
+        if abs(float(p[0] - k[0][0])) + abs(float(p[1] - k[0][1])) <= near:
+            if (np.dot(da, k[1]) > 0.9 and k[3] < 0.85 * la) or (np.dot(db, k[2]) > 0.9 and k[4] < 0.85 * lb):
+                continue
+            return False
+    return True
 
 
 def complete_corners(
