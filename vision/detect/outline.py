@@ -208,8 +208,8 @@ OVERSHOOT_EXCUSED = 0.5
 def clean_card_border(ev: Evidence, quads: np.ndarray, support: np.ndarray,
                       side_min: np.ndarray, step: np.ndarray, stepped: np.ndarray,
                       over: np.ndarray) -> np.ndarray:
-    """Per quad (H, 4, 2): a card whose outline runs on past its corners only
-    here and there, not a cell of a checked cloth (H,) bool.
+    """Of quads (H, 4, 2), the indices of those that are a card whose outline
+    runs on past its corners only here and there, not a cell of a checked cloth.
 
     Why: `overshoot` counts edges running on past a quad's corners. A cloth's
     check lines run on past every corner of a cell, both ways (a cross at each
@@ -227,15 +227,15 @@ def clean_card_border(ev: Evidence, quads: np.ndarray, support: np.ndarray,
     sum of `polarity`'s signs at the points on an edge, `stepped`: how many have
     a sign. The sampling here is done only for the few quads passing those bars.
     """
-    out = np.zeros(len(quads), dtype=bool)
-    maybe = np.flatnonzero((over >= 0.3) & (over < OVERSHOOT_EXCUSED) & (support >= 0.95)
-                           & (side_min >= 0.9) & (step >= 0.95 * np.maximum(stepped, 1)))
+    maybe = np.flatnonzero(over >= 0.3)  # few: the other bars only for these
+    if len(maybe):
+        maybe = maybe[(over[maybe] < OVERSHOOT_EXCUSED) & (support[maybe] >= 0.95)
+                      & (side_min[maybe] >= 0.9)
+                      & (step[maybe] >= 0.95 * np.maximum(stepped[maybe], 1))]
     if not len(maybe):
-        return out
+        return maybe
     q = np.asarray(quads[maybe], dtype=np.float32)
-    ok = (_running_ends(ev, q) <= 5) & (_paper_inside(ev, q) >= 0.6)
-    out[maybe[ok]] = True
-    return out
+    return maybe[(_running_ends(ev, q) <= 5) & (_paper_inside(ev, q) >= 0.6)]
 
 
 def _running_ends(ev: Evidence, quads: np.ndarray) -> np.ndarray:

@@ -27,6 +27,14 @@ _MID = (ALONG >= 0.1) & (ALONG <= 0.9)
 _CENTRAL = np.tile((OFFSETS >= 0.2) & (OFFSETS <= 0.8), 2)
 
 
+#: Tilts tried for each seam line: its two ends moved this far (share of the
+#: sides) in opposite directions along the sides they meet. Why: two cards lying
+#: side by side are rarely quite aligned, and a union's sides are not parallel
+#: under perspective; the seam between the cards then runs at a slant to the
+#: lines parallel to the union's sides, and no one of them follows it for 80%.
+TILTS = (-0.03, 0.03)
+
+
 def seam_lines(
     ev: Evidence, quads: np.ndarray, min_on: float = 0.8
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -45,13 +53,58 @@ def seam_lines(
     if h == 0:
         none = np.zeros((0, 2 * k), dtype=bool)
         return none.astype(np.int8), none, np.zeros((0, 2 * k, m, 2), dtype=np.float32)
+    return _scan(ev, q, np.float32(0.0), min_on)
+
+
+def slanted_seams(ev: Evidence, quads: np.ndarray, flags: np.ndarray, min_on: float = 0.8
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Seams slanted to the quads' sides (by one of TILTS, between its middle
+    60%), with paper on both sides, running the way in which `flags` (seam_lines'
+    (H, L)) found no straight line: (H, L) bool and their sample points
+    (H, L, M, 2).
+
+    Why apart from seam_lines: they count only as two faces meeting (a cloth's
+    check lines run parallel to a cell's sides), and not in the test for a back's
+    pattern (several lines near one seam would look like one).
+    """
+    q = np.asarray(quads, dtype=np.float32)
+    found = np.zeros(flags.shape, dtype=bool)
+    pts = np.zeros((*flags.shape, len(ALONG), 2), dtype=np.float32)
+    # Only across a quad with no straight line in that direction: a back's
+    # pattern or a cloth's checks show straight ones too.
+    half = flags.shape[1] // 2
+    straight = flags > 0
+    quiet = np.repeat(~np.stack([straight[:, :half].any(axis=1), straight[:, half:].any(axis=1)],
+                                axis=1), half, axis=1)
+    rows = np.flatnonzero(quiet.any(axis=1))
+    if not len(rows):
+        return found, pts
+    # Every tilt of every quad in one scan.
+    n_t = len(TILTS)
+    tilt = np.repeat(np.array(TILTS, dtype=np.float32), len(rows))[:, None, None]
+    t_flags, t_paper, t_pts = _scan(ev, np.tile(q[rows], (n_t, 1, 1)), tilt, min_on)
+    for k in range(n_t):
+        part = slice(k * len(rows), (k + 1) * len(rows))
+        new = ~found[rows] & quiet[rows] & (t_flags[part] > 0) & t_paper[part] & _CENTRAL[None, :]
+        if new.any():
+            found[rows] |= new
+            at = rows[np.nonzero(new)[0]], np.nonzero(new)[1]
+            pts[at] = t_pts[part][new]
+    return found, pts
+
+
+def _scan(ev: Evidence, q: np.ndarray, tilt: np.float32 | np.ndarray, min_on: float
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """seam_lines with lines slanted by `tilt` (q (H, 4, 2) float32; tilt a
+    float32, or one per quad (H, 1, 1))."""
+    h, k, m = len(q), len(OFFSETS), len(ALONG)
     f = OFFSETS[None, :, None]
     # Lines from side a-b to side c-d at offsets f along those sides, both ways;
     # `across` steps from a line towards its neighbours (for the paper test).
     starts, ends, across = [], [], []
     for a, b, c, d in ((0, 3, 1, 2), (0, 1, 3, 2)):
-        starts.append(q[:, None, a] * (1 - f) + q[:, None, b] * f)  # (H, K, 2)
-        ends.append(q[:, None, c] * (1 - f) + q[:, None, d] * f)
+        starts.append(q[:, None, a] * (1 - (f - tilt)) + q[:, None, b] * (f - tilt))  # (H, K, 2)
+        ends.append(q[:, None, c] * (1 - (f + tilt)) + q[:, None, d] * (f + tilt))
         across.append(np.repeat((q[:, None, b] - q[:, None, a]) * 0.06, k, axis=1))
     start, end, step = (np.concatenate(x, axis=1) for x in (starts, ends, across))  # (H, L, 2)
     dv = end - start
@@ -154,6 +207,9 @@ class SeamCache:
         # Sample points of the quads worked out only (8 KB a quad; a frame has
         # a hundred or two hypotheses, of which a score are looked at closely).
         self.points: dict[int, np.ndarray] = {}
+        # Whether slanted seams were looked for (only for the outlines about to be
+        # chosen that may be two cards: see in_view).
+        self.slant_known = np.zeros(n, dtype=bool)
 
     def _ensure(self, idx: np.ndarray) -> None:
         todo = idx[~self.known[idx]]
@@ -181,12 +237,26 @@ class SeamCache:
                 self.points[j] = p
             self.known[todo] = True
 
+    def _ensure_slanted(self, idx: np.ndarray) -> None:
+        self._ensure(idx)
+        todo = idx[~self.slant_known[idx]]
+        if len(todo):
+            # The straight lines again (rarely asked: not kept for every quad).
+            lines, _, _ = seam_lines(self.ev, self.quads[todo])
+            slanted, pts = slanted_seams(self.ev, self.quads[todo], lines)
+            for k, j in enumerate(todo.tolist()):
+                if slanted[k].any():
+                    self.flags[j] |= slanted[k]
+                    self.points[j] = np.where(slanted[k][:, None, None], pts[k], self.points[j])
+            self.slant_known[todo] = True
+
     def subset(self, idx: np.ndarray) -> SeamCache:
         """The cache of quads[idx], keeping the seams already worked out (the
         outlines drop_inner looked at are looked at again when choosing)."""
         out = SeamCache(self.ev, self.quads[idx])
         out.known[:] = self.known[idx]
         out.flags[:] = self.flags[idx]
+        out.slant_known[:] = self.slant_known[idx]
         out.points = {new: self.points[old] for new, old in enumerate(idx.tolist())
                       if old in self.points}
         return out
@@ -196,16 +266,23 @@ class SeamCache:
         self._ensure(np.asarray(idx, dtype=np.int64))
 
     def crossed(self, mask: np.ndarray) -> np.ndarray:
-        """For a boolean mask over the quads: which of them a seam crosses."""
+        """For a boolean mask over the quads: which of them a seam crosses (a
+        straight one; slanted ones too where already looked for)."""
         idx = np.flatnonzero(mask)
         self._ensure(idx)
         out = np.zeros(len(self.quads), dtype=bool)
         out[idx] = self.flags[idx].any(axis=1)
         return out
 
-    def in_view(self, i: int, covered: list[np.ndarray]) -> bool:
-        """Does a seam cross quad i outside the cards `covered` lying on it?"""
-        self._ensure(np.array([i]))
+    def in_view(self, i: int, covered: list[np.ndarray], slanted: bool = False) -> bool:
+        """Does a seam cross quad i outside the cards `covered` lying on it?
+        `slanted`: look for slanted seams too (see slanted_seams; the caller
+        asks only of outlines that may be two cards side by side: they cost two
+        more scans)."""
+        if slanted:
+            self._ensure_slanted(np.array([i]))
+        else:
+            self._ensure(np.array([i]))
         return open_seam(self.flags[i], self.points[i], covered)
 
 

@@ -168,8 +168,9 @@ def choose(
     side_min = on.reshape(h_n, 4, -1).mean(axis=2).min(axis=1)
     # A card on wrinkled cloth: a wrinkle or two run on past its corners, which
     # is no cloth cell (see clean_card_border); judged by its other corners.
-    over = np.where(clean_card_border(ev, quads, n_on / p_n, side_min, pol_sum, pol_n, over),
-                    0.0, over)
+    excused = clean_card_border(ev, quads, n_on / p_n, side_min, pol_sum, pol_n, over)
+    if len(excused):
+        over[excused] = 0.0
     chosen: list[Chosen] = []
     chosen_area: list[float] = []
     chosen_idx: list[int] = []
@@ -193,6 +194,7 @@ def choose(
                 break
             whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
         whole &= ~seam.crossed(whole)
+        typical = 0.0
         if whole.any():
             # Best outline first, where an outline whose corners do not end (its
             # sides run on past them: it stops along another card's edge) counts
@@ -246,7 +248,12 @@ def choose(
             if clash:
                 alive[i] = False
                 continue
-            if seam.in_view(int(i), covered) or (
+            # Two cards side by side taken for one are in view whole, and either
+            # not backed all round (the seam's ends) or bigger than the cards
+            # seen whole: only then are slanted seams looked for (they cost).
+            pair_like = vis_frac[i] >= 0.97 and (not whole[i] or (
+                bool(whole_dims) and areas[i] >= 1.25 * typical))
+            if seam.in_view(int(i), covered, slanted=pair_like) or (
                     table_like(ev, quads[i], covered) if vis_frac[i] < 0.97
                     else looks_blank(ev, quads[i])):
                 alive[i] = False
