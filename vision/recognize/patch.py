@@ -39,7 +39,7 @@ PATCH_SIZE = (PATCH_W, PATCH_H)
 
 def normalize_quad(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
     """Return the quad as a float32 (4, 2) array, clockwise on screen, with the first
-    edge a short one.
+    edge a short one (unless the quad is near-square: see AMBIGUOUS_ASPECT).
 
     Why: detectors and hand-written test quads differ in winding and in which corner
     they start at; a counter-clockwise quad would give mirror-image glyphs, and a start
@@ -52,11 +52,26 @@ def normalize_quad(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
     area2 = float(np.sum(x * y[_NEXT] - x[_NEXT] * y))
     if area2 < 0:  # counter-clockwise on screen (y points down): reverse, keep start
         q = q[[0, 3, 2, 1]]
-    e01 = float(np.linalg.norm(q[1] - q[0]))
-    e12 = float(np.linalg.norm(q[2] - q[1]))
-    if e01 > e12 * 1.02:  # starts on a long edge: the index corner is the next one
-        q = q[_NEXT]
+    e = _lengths(q[_NEXT] - q)  # edges 0-1, 1-2, 2-3, 3-0
+    if e[0] + e[2] > (e[1] + e[3]) * AMBIGUOUS_ASPECT:  # starts on a long edge: the
+        q = q[_NEXT]  # index corner is the next one
     return q
+
+
+#: A quad whose long sides (means of opposite edges) are less than this times its
+#: short ones is near-square: which of its edges is the card's short one cannot be
+#: told from its shape (a photo squeezed to 80% of its height turns an upright card's
+#: 88/63 = 1.40 into 1.12), so `normalize_quad` keeps the start it is given (the
+#: detector's, or the one vision.recognize.turn found the index at).
+AMBIGUOUS_ASPECT = 1.2
+
+
+def mean_aspect(quad: np.ndarray) -> float:
+    """Long over short side of a (4, 2) quad, each the mean of two opposite edges."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    e = _lengths(q[_NEXT] - q)
+    a, b = float(e[0] + e[2]), float(e[1] + e[3])
+    return max(a, b) / max(min(a, b), 1e-6)
 
 
 def _lengths(d: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.recognize import turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.types import CardSighting
@@ -36,7 +37,11 @@ def default_detector() -> Detect:
 
 
 def _corners(cand: Any) -> tuple[tuple[float, float], ...]:
-    return tuple((float(x), float(y)) for x, y in np.asarray(cand.corners).reshape(4, 2))
+    return _points(cand.corners)
+
+
+def _points(quad: Any) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(4, 2))
 
 
 def _patches(image: np.ndarray, cand: Any) -> list[np.ndarray]:
@@ -65,8 +70,12 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
     enrolled = getattr(clf, "deck", None) is not None
     wants = getattr(clf, "wants_second_look", None)
     cuts = [_patches(image, c) for c in cands]
-    flat = [p for ps in cuts for p in ps]
+    # Near-square cards: the other diagonal's corners too, in the same network call.
+    turns = {i: turn.turned_patches(image, np.asarray(_corners(c), np.float32))
+             for i, c in enumerate(cands) if cuts[i] and turn.worth_turning(c, image.shape)}
+    flat = [p for ps in cuts for p in ps] + [p for _, ps in turns.values() for p in ps]
     readings = clf.classify(flat) if flat else []
+    turned_reads = readings[len(flat) - 2 * len(turns):]
     verdicts: list[CardReading | None] = []
     again: list[int] = []
     firsts: list[list[Any]] = []
@@ -82,6 +91,16 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
         verdicts.append(verdict)
         if verdict.card is None and wants is not None and wants(mine):
             again.append(i)
+    moved: dict[int, np.ndarray] = {}
+    for k, (i, (quad, _)) in enumerate(turns.items()):
+        v = verdicts[i]
+        if (v is not None and v.card is None and v.rank is None and v.suit is None
+                and turn.first_shows_none(firsts[i])
+                and turn.both_agree(turned_reads[2 * k:2 * k + 2])):
+            other = combine(turned_reads[2 * k:2 * k + 2], clf.calibration, enrolled=enrolled)
+            if other.card is not None:
+                verdicts[i], moved[i] = other, quad
+                again = [j for j in again if j != i]
     if again:
         looks = clf.look_again_many(image, [
             (np.asarray(_corners(cands[i]), np.float32),
@@ -90,8 +109,8 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
         for i, v in zip(again, looks):
             verdicts[i] = v
     out = []
-    for cand, v in zip(cands, verdicts):
-        corners = _corners(cand)
+    for i, (cand, v) in enumerate(zip(cands, verdicts)):
+        corners = _points(moved[i]) if i in moved else _corners(cand)
         back = bool(getattr(cand, "face_down", False))
         if v is None or (back and v.card is None):
             out.append(CardSighting(corners, face_down=back))  # type: ignore[arg-type]
