@@ -1,4 +1,5 @@
-"""The committed model through cv2.dnn: reads held-out decks, abstains on garbage."""
+"""The committed model (onnxruntime, or cv2.dnn where it is missing): reads held-out
+decks, abstains on garbage."""
 
 from __future__ import annotations
 
