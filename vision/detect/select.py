@@ -112,21 +112,6 @@ def nms(hyps: list[Scored], max_iou: float) -> list[Scored]:
     return kept
 
 
-def _one_card(idx: np.ndarray, sup: np.ndarray, side_min: np.ndarray, areas: np.ndarray,
-              dims: np.ndarray, whole_dims: list[tuple[float, float]]) -> np.ndarray:
-    """Of outlines `idx`, which are backed all round (support >= 0.95, every side
-    >= 0.9) and of the cards seen whole's size (area within 12% of their median)
-    and shape (long/short within 8% of their median): one card, not two lying
-    side by side (see choose's seam tests)."""
-    areas_w = [a * b for a, b in whole_dims]
-    typical = float(statistics.median(areas_w))
-    aspect = float(statistics.median([b / max(a, 1e-9) for a, b in whole_dims]))
-    d = dims[idx]
-    asp = d[:, 1] / np.maximum(d[:, 0], 1e-9)
-    return ((sup[idx] >= 0.95) & (side_min[idx] >= 0.9)
-            & (np.abs(areas[idx] / typical - 1.0) <= 0.12) & (np.abs(asp / aspect - 1.0) <= 0.08))
-
-
 def choose(
     ev: Evidence,
     hyps: list[Scored],
@@ -208,15 +193,7 @@ def choose(
             if not ok.any():
                 break
             whole = ok & (vis_frac >= 0.97) & (sup >= 0.85) & (side_min >= 0.7)
-        crossed = seam.crossed(whole)
-        if len(whole_dims) >= 2 and crossed.any():
-            # An outline clean all round with the size and shape of the cards
-            # seen whole is one card, whatever lines run across it (a column of
-            # pips with an index at each end, a court picture's frame): two cards
-            # side by side make a bigger or differently shaped outline.
-            at = np.flatnonzero(crossed)
-            crossed[at[_one_card(at, sup, side_min, areas, dims, whole_dims)]] = False
-        whole &= ~crossed
+        whole &= ~seam.crossed(whole)
         typical = 0.0
         if whole.any():
             # Best outline first, where an outline whose corners do not end (its
@@ -276,9 +253,7 @@ def choose(
             # seen whole: only then are slanted seams looked for (they cost).
             pair_like = vis_frac[i] >= 0.97 and (not whole[i] or (
                 bool(whole_dims) and areas[i] >= 1.25 * typical))
-            seen_whole = vis_frac[i] >= 0.97 and len(whole_dims) >= 2 and bool(
-                _one_card(np.array([i]), sup, side_min, areas, dims, whole_dims)[0])
-            if (not seen_whole and seam.in_view(int(i), covered, slanted=pair_like)) or (
+            if seam.in_view(int(i), covered, slanted=pair_like) or (
                     table_like(ev, quads[i], covered) if vis_frac[i] < 0.97
                     else looks_blank(ev, quads[i])):
                 alive[i] = False
