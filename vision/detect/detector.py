@@ -33,6 +33,7 @@ from vision.recognize.patch import index_quads_and_patches
 from vision.types import VisionError
 
 __all__ = ["BadFrame", "DetectorConfig", "check_image", "detect_cards"]
+SPLIT_SUPPORT = 0.88
 
 
 class BadFrame(VisionError, ValueError):
@@ -187,6 +188,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # whole gave corners whose halves beat the card.)
     guesses += proposals.corner_hypotheses(inner, halves, min_short, side_guesses=True,
                                            fine=False)
+    # A fan whose outline is card-shaped was found whole: its cards' borders cross it.
+    guesses += proposals.split_guesses(ev, [s.quad for s in scored if s.support >= SPLIT_SUPPORT])
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.

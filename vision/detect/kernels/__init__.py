@@ -1,6 +1,6 @@
 """Compiled (numba) loops of the detector's hottest per-quad steps, by the module
-that calls them (fits: refine/proposals; outline: select; paper: faces; quads: proposals;
-blank; seams).
+that calls them (fits: refine/proposals; outline: select; paper: faces; quads, splits:
+proposals; blank; seams).
 
 Why compiled: after every exact numpy speed-up, what was left of these steps was
 numpy's per-call overhead on small arrays (a few dozen quads, sides of 24 points,
@@ -33,9 +33,10 @@ from vision.detect.kernels.outline import (
 from vision.detect.kernels.paper import corner_asymmetry, paper_share_bgr
 from vision.detect.kernels.quads import card_shaped, order_quad
 from vision.detect.kernels.seams import seam_busy, seam_cut, seam_scan
+from vision.detect.kernels.splits import SPLIT_SIDES, split_scan
 
 __all__ = [
     "COMPILED", "blank_sheet", "card_shaped", "corner_asymmetry", "corner_overshoot", "cover_outlines", "cross_sides", "mark_inside",
     "order_quad", "outline_flags", "outline_polarity", "outline_state", "paper_share_bgr", "polish_sides",
-    "seam_busy", "seam_cut", "seam_scan", "select_side_points", "table_share",
+    "SPLIT_SIDES", "seam_busy", "seam_cut", "seam_scan", "select_side_points", "split_scan", "table_share",
 ]
