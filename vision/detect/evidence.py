@@ -72,11 +72,27 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
     # costs about 1 ms a frame, with its outlines' quads to judge.
     busy = cv2.countNonZero(edges) >= BUSY_EDGES * edges.size
     paper_edges = darkest_edges(darkest, hi) if busy else np.zeros((1, 1), np.uint8)
-    table = np.median(small[::7, ::7].reshape(-1, 3), axis=0).astype(np.float32)
+    table = _median_colour(small[::7, ::7].reshape(-1, 3))
     return Evidence(
         scale=s, grey=blur, edges=edges, bits=bits, gx=gx, gy=gy, bright=bright,
         paper_edges=paper_edges, darkest=darkest, color=small, table=table,
     )
+
+
+def _median_colour(px: np.ndarray) -> np.ndarray:
+    """np.median(px, axis=0) of (N, 3) uint8 pixels as float32, the same figures
+    (the middle value of each channel, or the mean of the middle two), from each
+    channel's histogram: a fifth of the cost of numpy's partition."""
+    n = len(px)
+    if n == 0:
+        return np.full(3, np.nan, dtype=np.float32)
+    out = np.empty(3, dtype=np.float32)
+    for c in range(3):
+        cum = np.cumsum(np.bincount(px[:, c], minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2, side="right"))  # sorted[(n - 1) // 2]
+        hi = int(np.searchsorted(cum, n // 2, side="right"))  # sorted[n // 2]
+        out[c] = (lo + hi) / 2.0
+    return out
 
 
 def darkest_edges(darkest: np.ndarray, hi: float) -> np.ndarray:
