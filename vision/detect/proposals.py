@@ -7,6 +7,8 @@ whose outline has six to eight corners. Each card still shows at least one of it
 right-angled corners on that outline, with two straight sides leaving it; knowing
 roughly how big cards are in this frame, such a corner pins the whole card down. The
 guesses are cheap and many; `select.py` keeps those the image edges support.
+Cards fanned with their ends in line make an outline that is card-shaped itself;
+the borders crossing it give the cards (`split_guesses`).
 """
 
 from __future__ import annotations
