@@ -1,17 +1,17 @@
-"""proposals.split_guesses and its kernel (kernels.split_scan)."""
+"""splits.split_guesses and its kernel (kernels.split_scan)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.detect import kernels, proposals
+from vision.detect import kernels, splits
 from vision.detect.evidence import ORIENT_BINS
 
 
 def _scan(fn: object, bits: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    t = np.linspace(proposals.SPLIT_MARGIN, 1 - proposals.SPLIT_MARGIN, proposals.SPLIT_STEPS)
-    tilt = np.array(proposals.SPLIT_TILTS)
+    t = np.linspace(splits.SPLIT_MARGIN, 1 - splits.SPLIT_MARGIN, splits.SPLIT_STEPS)
+    tilt = np.array(splits.SPLIT_TILTS)
     out = np.full((len(quads), 2, len(t), len(tilt)), -7, dtype=np.int32)
     fn(bits, quads, t, tilt, np.linspace(0.02, 0.98, 40), 6, 5, ORIENT_BINS, 36, 0.05, 5.0, 7,  # type: ignore[operator]
        out)
@@ -33,9 +33,9 @@ def test_scan_finds_a_border_running_across() -> None:
     assert (out >= 0).all()
     # Way 0 crosses from the top side to the bottom one: the border at x = 60 is
     # 0.4 of the way, the untilted line there runs along it all the way.
-    t = np.linspace(proposals.SPLIT_MARGIN, 1 - proposals.SPLIT_MARGIN, proposals.SPLIT_STEPS)
+    t = np.linspace(splits.SPLIT_MARGIN, 1 - splits.SPLIT_MARGIN, splits.SPLIT_STEPS)
     j = int(np.argmin(np.abs(t - 0.4)))
-    assert out[0, 0, j, proposals.SPLIT_TILTS.index(0.0)] == 40
+    assert out[0, 0, j, splits.SPLIT_TILTS.index(0.0)] == 40
     assert out[0, 1].max() == 0  # nothing runs across the other way
     assert out[0, 0, :j - 3].max() == 0  # nor away from the border
 
@@ -58,7 +58,7 @@ def test_split_guesses_give_both_parts_of_a_fan() -> None:
 
     bits, quad = _fan_bits()
     ev = SimpleNamespace(bits=bits, shape=bits.shape)
-    guesses = proposals.split_guesses(ev, [quad[0].astype(np.float32)])  # type: ignore[arg-type]
+    guesses = splits.split_guesses(ev, [quad[0].astype(np.float32)])  # type: ignore[arg-type]
     boxes = {tuple(np.rint([q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()]).astype(int))
              for q in guesses}
     # The left part (20..60, portrait 40 x 100 is no card: aspect 2.5) is not

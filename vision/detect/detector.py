@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detect import darkest, outline, proposals, prune, refine, select
+from vision.detect import darkest, outline, proposals, prune, refine, select, splits
 from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
@@ -191,7 +191,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # A fan whose outline is card-shaped was found whole: its cards' borders cross it.
     # (Outlines found whole only: splitting every one of 0.75 support or more
     # found no card more on the training decks or the real train photos.)
-    guesses += proposals.split_guesses(ev, [s.quad for s in strong])
+    guesses += splits.split_guesses(ev, [s.quad for s in strong])
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.

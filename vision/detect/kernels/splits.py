@@ -1,4 +1,4 @@
-"""Kernel of proposals.split_guesses: how much of each line across a card-shaped
+"""Kernel of splits.split_guesses: how much of each line across a card-shaped
 outline runs along an edge.
 
 Why compiled: every outline found whole is crossed by a few hundred lines (positions
