@@ -36,7 +36,25 @@ from vision.detect.kernels.seams import seam_busy, seam_cut, seam_scan
 from vision.detect.kernels.splits import SPLIT_SIDES, split_scan
 
 __all__ = [
-    "COMPILED", "blank_sheet", "card_shaped", "corner_asymmetry", "corner_overshoot", "cover_outlines", "cross_sides", "mark_inside",
-    "order_quad", "outline_flags", "outline_polarity", "outline_state", "paper_share_bgr", "polish_sides",
-    "SPLIT_SIDES", "seam_busy", "seam_cut", "seam_scan", "select_side_points", "split_scan", "table_share",
+    "COMPILED",
+    "SPLIT_SIDES",
+    "blank_sheet",
+    "card_shaped",
+    "corner_asymmetry",
+    "corner_overshoot",
+    "cover_outlines",
+    "cross_sides",
+    "mark_inside",
+    "order_quad",
+    "outline_flags",
+    "outline_polarity",
+    "outline_state",
+    "paper_share_bgr",
+    "polish_sides",
+    "seam_busy",
+    "seam_cut",
+    "seam_scan",
+    "select_side_points",
+    "split_scan",
+    "table_share",
 ]
