@@ -29,6 +29,7 @@ from vision.detect.faces import looks_face_down
 from vision.detect.printed import printed_on_card, white_level
 from vision.detect.rescue import snap_again
 from vision.detect.sizes import drop_tiny
+from vision.detect.squeeze import unsqueezed_quads
 from vision.recognize.patch import index_quads_and_patches
 from vision.types import VisionError
 
@@ -91,6 +92,10 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
         return []
     ev = gather(image)
     quads = find_quads(ev, config)
+    # A frame resized non-uniformly: a second look at it unsqueezed (squeeze.py).
+    more = unsqueezed_quads(image, ev, quads, lambda e: find_quads(e, config))
+    if more:
+        quads = _stack_order(quads + more, ev)
     full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
     support = [x.support for x in select.score_many(ev, quads)]
     box = g.boxes(quads)
