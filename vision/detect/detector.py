@@ -92,12 +92,13 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
         return []
     ev = gather(image)
     quads = find_quads(ev, config)
+    support = [x.support for x in select.score_many(ev, quads)]
     # A frame resized non-uniformly: a second look at it unsqueezed (squeeze.py).
-    more = unsqueezed_quads(image, ev, quads, lambda e: find_quads(e, config))
+    more = unsqueezed_quads(image, ev, quads, support, lambda e: find_quads(e, config))
     if more:
         quads = _stack_order(quads + more, ev)
+        support = [x.support for x in select.score_many(ev, quads)]
     full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
-    support = [x.support for x in select.score_many(ev, quads)]
     box = g.boxes(quads)
     return [_candidate(image, ev, i, quads, box, full, support[i], config) for i in range(len(quads))]
 

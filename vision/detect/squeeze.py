@@ -13,8 +13,8 @@ that size the lost resolution cannot be restored, so the frame is unsqueezed by
 shrinking its stretched axis, not by enlarging the squeezed one).
 
 The cards of the second look are added to those of the first where no card of
-the first lies (boxes overlapping under 0.3 IoU): the first look, made on the
-frame as it came, keeps the cards it found.
+the first (nor one added already) lies (boxes overlapping under 0.3 IoU): the
+first look, made on the frame as it came, keeps the cards it found.
 """
 
 from __future__ import annotations
@@ -33,6 +33,15 @@ _SQUEEZES = np.exp(np.linspace(np.log(0.6), np.log(1 / 0.6), 81)).astype(np.floa
 #: photos as they are mostly estimate 0.88-1.14: the camera's slant foreshortens
 #: the table a little; a photo squeezed to 80% estimates 0.77 or 1.21).
 SQUEEZE_BAND = (0.88, 1.14)
+#: The squeeze is told by the cards with this much edge support, when there are
+#: any (weakly supported ones are often no card, or two as one, and mislead it;
+#: real train photos squeezed: 2-3 more cards found than with all of them).
+TELLING_SUPPORT = 0.85
+#: Cards of the second look longer than this (long/short, in the unsqueezed
+#: frame) are not added: the strip of a covered card showing past the one on it,
+#: taken for a narrow card (2.9 on a rendered scene, read as its card but no
+#: card's outline), while cards on steep real photos reach 2.1.
+MAX_ASPECT = 2.2
 #: A card of the second look is new when its box overlaps every card of the
 #: first look's under this IoU.
 NEW_IOU = 0.3
@@ -74,13 +83,15 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
 
 
 def unsqueezed_quads(
-    image: np.ndarray, ev: Evidence, quads: list[np.ndarray],
+    image: np.ndarray, ev: Evidence, quads: list[np.ndarray], support: list[float],
     find: Callable[[Evidence], list[np.ndarray]],
 ) -> list[np.ndarray]:
     """Cards (at `ev`'s work scale) found by `find` in the unsqueezed frame where
-    none of `quads` (the first look's, same scale) lies; [] when the cards found
-    show no squeeze outside SQUEEZE_BAND (the usual frame: no second look)."""
-    k = frame_squeeze(quads)
+    none of `quads` (the first look's, same scale; `support`: their edge support)
+    lies; [] when the cards found show no squeeze outside SQUEEZE_BAND (the usual
+    frame: no second look)."""
+    telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
+    k = frame_squeeze(telling or quads)
     if k is None or SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
         return []
     h, w = image.shape[:2]
@@ -93,11 +104,23 @@ def unsqueezed_quads(
     # Back to the first look's work scale (via the frame's own pixels).
     back = np.array([ev.scale / (ev2.scale * size[0] / w), ev.scale / (ev2.scale * size[1] / h)],
                     dtype=np.float32)
-    found = [g.order_quad(q * back) for q in find(ev2)]
+    seen = find(ev2)
+    found = [g.order_quad(q * back) for q in seen]
     if not found:
         return []
-    old = g.boxes(quads)
-    return [q for q, b in zip(found, g.boxes(found)) if all(_box_iou(b, o) < NEW_IOU for o in old)]
+    # New: off every card of the first look and every one added before it (the
+    # second look may keep two near copies of a card the first did not find).
+    taken = g.boxes(quads)
+    out = []
+    for q, b, q2 in zip(found, g.boxes(found), seen):
+        # Unsqueezed, a card has about the nominal aspect: a strip of a covered
+        # card that the second look took for a long narrow card has not.
+        if g.aspect(q2) > MAX_ASPECT:
+            continue
+        if all(_box_iou(b, o) < NEW_IOU for o in taken):
+            out.append(q)
+            taken.append(b)
+    return out
 
 
 def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
