@@ -99,3 +99,14 @@ def test_squeezed_photo_finds_every_card(name: str, sx: float, sy: float) -> Non
     match = best_matches(iou, 0.4)
     assert all(j is not None for j in match), [[round(v, 2) for v in row] for row in iou]
     assert len(found) == len(boxes)
+
+
+@pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(), reason="real photos not present")
+def test_second_look_can_be_switched_off() -> None:
+    """DetectorConfig(unsqueeze=False) gives the first look alone (a caller whose
+    frames are never resized may spare the second look's time): IMG_2621 squeezed
+    to 1 x 0.8 then shows three of its four cards."""
+    img = stretched(cv2.imread(str(REAL / "train" / "IMG_2621.JPG")), 1.0, 0.8)
+    on = detect_cards(img, DetectorConfig(with_patches=False))
+    off = detect_cards(img, DetectorConfig(with_patches=False, unsqueeze=False))
+    assert (len(on), len(off)) == (4, 3)
