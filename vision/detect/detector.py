@@ -11,7 +11,8 @@ outlines far smaller than the cards (sizes.py), blank sheets (blank.py), outline
 split by a seam or holding a card along three sides (seams.py, prune.py); keep a
 consistent set, cards on top first, covered cards as big as the ones seen whole;
 then decide, for each pair that overlaps, which is on top, so that an index hidden
-under another card is not handed to the recogniser.
+under another card is not handed to the recogniser. A photo whose cards show it
+resized non-uniformly is searched once more unsqueezed (squeeze.py).
 """
 
 from __future__ import annotations
@@ -103,67 +104,9 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
     if more:
         quads = _stack_order(quads + more, ev)
         support = [x.support for x in select.score_many(ev, quads)]
-    full = _refine_full(image, [q / ev.scale for q in quads], ev.scale)
+    full = refine.refine_full(image, [q / ev.scale for q in quads], ev.scale)
     box = g.boxes(quads)
     return [_candidate(image, ev, i, quads, box, full, support[i], config) for i in range(len(quads))]
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _Grad:
-    """Gradients of an image (what refine.refine_many samples)."""
-
-    gx: np.ndarray
-    gy: np.ndarray
-
-
-def _refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> list[np.ndarray]:
-    """Snap cards found at work scale onto their borders at full resolution.
-
-    Why: the index crop is about a quarter of the card wide; a corner off by the
-    couple of pixels that the work scale allows shifts the crop noticeably. Gradients
-    (16-bit Sobel) only around the cards, and one vectorised refinement for all of
-    them, keep this to a few milliseconds.
-    """
-    if scale >= 1.0 or not quads:
-        return [q.copy() for q in quads]
-    reach = max(2.0, 1.5 / scale)
-    stack = np.stack(quads).astype(np.float32)
-    grad, origin = _card_gradients(image, stack, reach + 6.0)
-    moved = g.order_quads(refine.refine_many(
-        grad, stack, reach=reach, span=(0.2, 0.8), step=0.5, origin=origin))
-    shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
-    out = []
-    for q, m, ok in zip(stack, moved, shaped):
-        q = g.order_quad(q)
-        # Sobel on the 3x3-blurred grey image scales gradients like the work scale's
-        # (about 4x the step); far moves mean the full-res edge is another one.
-        out.append(m if ok and np.abs(m - q).max() <= 3.0 / scale else q)
-    return out
-
-
-def _card_gradients(
-    image: np.ndarray, quads: np.ndarray, margin: float
-) -> tuple[_Grad, tuple[int, int]]:
-    """Full-resolution gradients of the blurred grey image over the box holding
-    `quads` (N, 4, 2) widened by `margin` pixels, and the box's top-left (even x
-    and y; refinement looks only a few pixels either side of a card's border).
-    One box for all cards: cheaper than a box per card, and no full-size arrays."""
-    h, w = image.shape[:2]
-    pad = 2  # blur and Sobel read one pixel each beyond the cards' boxes
-    x0 = max(0, int(quads[..., 0].min() - margin) - pad)
-    y0 = max(0, int(quads[..., 1].min() - margin) - pad)
-    x0, y0 = x0 - x0 % 2, y0 - y0 % 2
-    x1 = min(w, int(quads[..., 0].max() + margin) + 1 + pad)
-    y1 = min(h, int(quads[..., 1].max() + margin) + 1 + pad)
-    if x1 - x0 < 3 or y1 - y0 < 3:  # cards all but out of the image: nothing to snap to
-        none = np.zeros((1, 1), dtype=np.int16)
-        return _Grad(none, none), (0, 0)
-    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    grey = cv2.GaussianBlur(grey, (3, 3), 0)
-    # Both 3x3 Sobel derivatives in one pass (the same 16-bit values as two
-    # cv2.Sobel calls, in about a third of the time).
-    gx, gy = cv2.spatialGradient(grey, ksize=3)
-    return _Grad(gx, gy), (x0, y0)
 
 
 def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
