@@ -15,7 +15,6 @@ import numpy as np
 from vision.detect import kernels
 from vision.detect.evidence import Evidence, sample, sample_bgr, side_masks
 from vision.detect.geometry import lerp_points
-from vision.detect.outline import inside_quads
 
 #: Where across the quad seams are looked for (fractions of the width or height).
 OFFSETS = np.linspace(0.12, 0.88, 26, dtype=np.float32)
@@ -301,75 +300,3 @@ def open_seam(flags: np.ndarray, points: np.ndarray, covered: list[np.ndarray]) 
     pts = points[idx]
     hid = inside_quads(pts.reshape(-1, 2), covered, 3.0).reshape(pts.shape[:2])
     return bool((hid.mean(axis=1) < 0.2).any())
-
-
-#: Where broken seams (see `broken_seam`) start and end along the two sides they
-#: join: their middle half (a court picture's frame runs 10-18% in, a card's
-#: outer pip columns some 25%).
-_BROKEN_AT = np.linspace(0.25, 0.75, 11, dtype=np.float32)
-#: Points sampled along each broken-seam line.
-_BROKEN_T = np.linspace(0.01, 0.99, 25, dtype=np.float32)
-#: How far the two ends of a broken seam may lie apart along the sides (a share
-#: of them): the top card of two may lie well askew on the other.
-BROKEN_SLANT = 0.5
-#: How much of the way across a broken seam must run from the border.
-BROKEN_RUN = 0.5
-
-
-def _broken_lines() -> tuple[np.ndarray, np.ndarray]:
-    fs, fe = np.meshgrid(_BROKEN_AT, _BROKEN_AT, indexing="ij")
-    keep = np.abs(fs - fe) <= BROKEN_SLANT
-    return fs[keep], fe[keep]
-
-
-_BROKEN_FS, _BROKEN_FE = _broken_lines()
-
-
-def broken_seam(ev: Evidence, q: np.ndarray, covered: list[np.ndarray]) -> bool:
-    """Does another card's border run into quad q (4, 2) from one side, at any
-    slant, for at least half of the way across, with paper on both sides of it
-    (and not under the cards `covered` lying on q)?
-
-    Why: an outline round two cards, one lying askew on the other or shifted
-    along it, can be card-shaped and card-sized. The top card's border is the
-    seam between them, but it is slanted well past `TILTS`, or it stops short of
-    the far side (at the top card's corner, or where it runs over the other
-    card's white face it shows no edge: white on white). So it is looked for
-    from one side only. A card has no such line with paper on both sides: what
-    is printed on it stops at its margin, and its own border is its outline.
-    """
-    q = np.asarray(q, dtype=np.float32)
-    fs, fe = _BROKEN_FS[:, None], _BROKEN_FE[:, None]
-    m = len(_BROKEN_T)
-    pts, steps, masks = [], [], []
-    for a, b, c, d in ((0, 3, 1, 2), (0, 1, 3, 2)):
-        start = q[a] * (1 - fs) + q[b] * fs  # (L, 2)
-        dv = q[c] * (1 - fe) + q[d] * fe - start
-        masks.append(side_masks(np.degrees(np.arctan2(dv[:, 1], dv[:, 0]))))
-        pts.append(start[:, None, :] + dv[:, None, :] * _BROKEN_T[None, :, None])  # (L, M, 2)
-        steps.append(np.broadcast_to((q[b] - q[a]) * 0.06, start.shape))
-    p = np.concatenate(pts)  # (2L, M, 2), both directions
-    v = sample(ev.bits, p.reshape(-1, 2)).reshape(p.shape[:2]).astype(np.int64)
-    on = (v & np.concatenate(masks)[:, None]) != 0
-    # Both ends of every line: from the border (an edge within its first two
-    # samples, 5% of the way: the margin, where nothing is printed), on without
-    # a gap for BROKEN_RUN of the way (a column of pips leaves gaps).
-    o = np.concatenate([on, on[:, ::-1]])  # (4L, M)
-    gap = ~o[:, 2:]
-    run = np.where(gap.any(axis=1), gap.argmax(axis=1) + 2, m)
-    hit = np.flatnonzero(o[:, :2].any(axis=1) & (run >= BROKEN_RUN * m))
-    if not len(hit):
-        return False
-    n = len(p)
-    line = hit % n
-    pp = np.where((hit >= n)[:, None, None], p[line][:, ::-1], p[line])  # from the hit end
-    use = (np.arange(m)[None, :] >= 3) & (np.arange(m)[None, :] < run[hit][:, None])  # (h, M)
-    if covered:  # lines along a card lying on q are its border, not a seam
-        hid = inside_quads(pp.reshape(-1, 2), covered, 6.0).reshape(use.shape)
-        use &= (((hid & use).sum(axis=1) < 0.2 * use.sum(axis=1)))[:, None]
-    step = np.concatenate(steps)[line][:, None, :]
-    both = np.concatenate([pp + step, pp - step])  # (2h, M, 2)
-    w = (sample(ev.bright, both.reshape(-1, 2)).reshape(both.shape[:2]) > 0).reshape(2, len(hit), m)
-    k = np.maximum(use.sum(axis=1), 1)
-    paper = ((w & use).sum(axis=2) >= 0.6 * k).all(axis=0) & use.any(axis=1)
-    return bool(paper.any())

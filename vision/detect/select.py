@@ -30,7 +30,7 @@ from vision.detect.outline import (
     quad_lines,
     table_like,
 )
-from vision.detect.seams import SeamCache, broken_seam
+from vision.detect.seams import SeamCache
 
 
 @dataclass(slots=True, eq=False)
@@ -253,17 +253,7 @@ def choose(
             # seen whole: only then are slanted seams looked for (they cost).
             pair_like = vis_frac[i] >= 0.97 and (not whole[i] or (
                 bool(whole_dims) and areas[i] >= 1.25 * typical))
-            # Two cards, one askew on or shifted along the other, taken for one:
-            # the top card's border runs in from one side (broken_seam). Asked
-            # only of outlines not backed all round and mostly in view, and of
-            # near-square whole ones before any card has been seen whole to tell
-            # their size: a card whole in view with another card lying on a
-            # corner of it shows the same line (that card's border), and so may
-            # a court's frame or a column of pips.
-            maybe_two = (not whole[i] and vis_frac[i] >= 0.8) or (
-                whole[i] and not whole_dims and dims[i, 1] < 1.2 * dims[i, 0])
             if seam.in_view(int(i), covered, slanted=pair_like) or (
-                    maybe_two and broken_seam(ev, quads[i], covered)) or (
                     table_like(ev, quads[i], covered) if vis_frac[i] < 0.97
                     else looks_blank(ev, quads[i])):
                 alive[i] = False
