@@ -5,12 +5,10 @@ Each test failed on the commit before its fix (08d7e27)."""
 
 from __future__ import annotations
 
-import csv
-
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip
+from vision_helpers import deck_or_skip, real_boxes
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
@@ -21,18 +19,6 @@ from vision.scene.spec import CameraSpec, CardPlacement, Glare, LightSpec, Scene
 REAL = REAL_PHOTOS / "images"
 
 
-def _label_boxes(split: str, name: str) -> list[tuple[str, tuple[float, ...]]]:
-    with (REAL / f"{split}_labels.csv").open() as f:
-        return [(row["class"], tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax")))
-                for row in csv.DictReader(f) if row["filename"] == name]
-
-
-def _box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 @pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(), reason="real photos not present")
@@ -43,9 +29,9 @@ def test_card_on_wrinkled_cloth_is_chosen() -> None:
     a pip of it chosen instead."""
     img = cv2.imread(str(REAL / "train" / "IMG_2415.JPG"))
     assert img is not None
-    (_, box), = _label_boxes("train", "IMG_2415.JPG")
+    (box,) = real_boxes("train", "IMG_2415.JPG")
     cands = detect_cards(img, DetectorConfig(with_patches=False))
-    best = max((_box_iou(g.bounding_box(c.quad), box) for c in cands), default=0.0)
+    best = max((g.box_iou(g.bounding_box(c.quad), box) for c in cands), default=0.0)
     assert best >= 0.9, round(best, 2)
 
 
@@ -95,7 +81,7 @@ def test_two_cards_side_by_side_slightly_askew_are_not_one_card() -> None:
     parallel to them was found and the pair was taken for one card."""
     img = cv2.imread(str(REAL / "train" / "IMG_2632.JPG"))
     assert img is not None
-    boxes = [b for _, b in _label_boxes("train", "IMG_2632.JPG")]
+    boxes = real_boxes("train", "IMG_2632.JPG")
     assert len(boxes) == 2
     for c in detect_cards(img, DetectorConfig(with_patches=False)):
         x0, y0, x1, y1 = g.bounding_box(c.quad)

@@ -5,10 +5,9 @@ Each test failed on the commit before its fix (f60f437)."""
 
 from __future__ import annotations
 
-import csv
-
 import cv2
 import pytest
+from vision_helpers import real_boxes
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
@@ -19,19 +18,6 @@ pytestmark = pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(),
                                 reason="real photos not present")
 
 
-def _label_boxes(split: str, name: str) -> list[tuple[float, ...]]:
-    """The labelled boxes (of the visible part of each card) of one photo."""
-    with (REAL / f"{split}_labels.csv").open() as f:
-        return [tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-                for row in csv.DictReader(f) if row["filename"] == name]
-
-
-def _box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _matched(name: str) -> tuple[list[float], int]:
@@ -40,9 +26,9 @@ def _matched(name: str) -> tuple[list[float], int]:
     cards were detected."""
     img = cv2.imread(str(REAL / "train" / name))
     assert img is not None
-    boxes = _label_boxes("train", name)
+    boxes = real_boxes("train", name)
     found = [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
-    iou = [[_box_iou(b, f) for f in found] for b in boxes]
+    iou = [[g.box_iou(b, f) for f in found] for b in boxes]
     return [iou[i][j] if j is not None else 0.0
             for i, j in enumerate(best_matches(iou, 0.4))], len(found)
 

@@ -6,12 +6,12 @@ The real-photo tests failed on the commit before squeeze.py (16c83aa)."""
 
 from __future__ import annotations
 
-import csv
 import math
 
 import cv2
 import numpy as np
 import pytest
+from vision_helpers import real_boxes
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
@@ -67,18 +67,6 @@ def test_unsqueeze_shrinks_the_stretched_axis() -> None:
     assert fx / fy == pytest.approx(0.8)
 
 
-def _label_boxes(name: str) -> list[tuple[float, ...]]:
-    with (REAL / "train_labels.csv").open() as f:
-        return [tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-                for row in csv.DictReader(f) if row["filename"] == name]
-
-
-def _box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 @pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(), reason="real photos not present")
@@ -93,9 +81,9 @@ def test_squeezed_photo_finds_every_card(name: str, sx: float, sy: float) -> Non
     img = cv2.imread(str(REAL / "train" / name))
     assert img is not None
     img = stretched(img, sx, sy)
-    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for x0, y0, x1, y1 in _label_boxes(name)]
+    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for x0, y0, x1, y1 in real_boxes("train", name)]
     found = [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
-    iou = [[_box_iou(b, f) for f in found] for b in boxes]
+    iou = [[g.box_iou(b, f) for f in found] for b in boxes]
     match = best_matches(iou, 0.4)
     assert all(j is not None for j in match), [[round(v, 2) for v in row] for row in iou]
     assert len(found) == len(boxes)

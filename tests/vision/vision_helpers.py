@@ -15,3 +15,10 @@ def deck_or_skip(name: str) -> cardart.DeckArt:
     except cardart.CardArtError as e:  # packages missing on this machine
         pytest.skip(f"card art unavailable: {e}")
     return deck
+
+
+def real_boxes(split: str, name: str) -> list[tuple[float, float, float, float]]:
+    """The labelled boxes (the visible part of each card) of one real photo."""
+    from vision.evaluate import REAL_PHOTOS, real_labels
+
+    return [box for _, box in real_labels(REAL_PHOTOS, split)[name]]
