@@ -91,15 +91,8 @@ def credit_cut_off(
 def _past_in_view(quads: np.ndarray, w: float, h: float) -> np.ndarray:
     """Per quad (H, 4, 2): the share of outline.overshoot's points (past each corner,
     along each side) that lie in the image, where an edge could be seen."""
-    a = quads
-    b = quads[:, [1, 2, 3, 0]]
-    d = b - a
-    ln = g.lengths(d)
-    u = d / (ln[..., None] + 1e-9)
-    short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2
-    steps = np.maximum(3.0, short[:, None] * np.array([0.1, 0.17, 0.24], dtype=np.float32))[:, None, :, None]
-    pts = np.concatenate([a[:, :, None, :] - u[:, :, None, :] * steps,
-                          b[:, :, None, :] + u[:, :, None, :] * steps], axis=2)
+    pts = outline.past_corners(quads).pts
+    assert pts is not None
     x, y = pts[..., 0], pts[..., 1]
     seen = (x >= 0) & (y >= 0) & (x <= w - 1) & (y <= h - 1)
     return seen.reshape(len(quads), -1).mean(axis=1)

@@ -9,6 +9,8 @@ where numba is there, else through the numpy code below: the same figures.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from vision.detect import geometry as g
@@ -130,44 +132,73 @@ def polarity(ev: Evidence, quads: np.ndarray, n: int = SIDE_SAMPLES,
     return sgn if where is None else np.where(where, sgn, 0).astype(np.int8)
 
 
-def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
-    """Per quad (H, 4, 2): share of points just past its corners, straight on along
-    each side, where the side's edge still runs (less those where an edge runs
-    across: texture). A true card corner is rounded and
-    ends there; a quad that stops (or runs on) along another card's edge is not a
-    card corner."""
+#: Where `overshoot` looks past a corner, straight on along each side, as shares
+#: of the card's short side: past the rounding of a card's corner (a few % of its
+#: width) and out to a quarter of its width (at least 3 px).
+PAST_CORNER = np.array([0.1, 0.17, 0.24], dtype=np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class PastCorners:
+    """The points `overshoot` (and clean_card_border, cutoff.py) look at past the
+    corners of quads (H, 4, 2): side d[:, k] runs from corner k to corner k + 1,
+    u its unit vector, steps (H, 3) the distances past the corners, and pts
+    (H, 4, 6, 2): per side, 3 points before its first corner, then 3 past its second
+    (None when not asked for: the compiled overshoot works them out itself)."""
+
+    d: np.ndarray
+    u: np.ndarray
+    steps: np.ndarray
+    pts: np.ndarray | None
+
+
+def past_corners(quads: np.ndarray, points: bool = True) -> PastCorners:
     a = quads
     b = quads[:, [1, 2, 3, 0]]
     d = b - a
     ln = g.lengths(d)  # (H, 4)
     u = d / (ln[..., None] + 1e-9)  # (H, 4, 2)
     short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2  # (H,)
-    # Past the rounding of a card's corner (a few % of its width) and out to a
-    # quarter of its width.
-    fr = np.array([0.1, 0.17, 0.24], dtype=np.float32)
-    steps = np.maximum(3.0, short[:, None] * fr[None, :])
-    ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
-    masks = side_masks(ang)
-    across = side_masks(ang + 90.0)
+    steps = np.maximum(3.0, short[:, None] * PAST_CORNER[None, :])
+    if not points:
+        return PastCorners(d, u, steps, None)
+    st = steps[:, None, :, None]
+    pts = np.concatenate([a[:, :, None, :] - u[:, :, None, :] * st,
+                          b[:, :, None, :] + u[:, :, None, :] * st], axis=2)  # (H, 4, 6, 2)
+    return PastCorners(d, u, steps, pts)
+
+
+def overshoot(ev: Evidence, quads: np.ndarray) -> np.ndarray:
+    """Per quad (H, 4, 2): share of points just past its corners, straight on along
+    each side, where the side's edge still runs (less those where an edge runs
+    across: texture). A true card corner is rounded and
+    ends there; a quad that stops (or runs on) along another card's edge is not a
+    card corner."""
+    compiled = _compiled(quads)
+    past = past_corners(quads, points=not compiled)
+    masks, across = _along_across(past.d)
     h = len(quads)
-    if _compiled(quads):
+    if past.pts is None:  # compiled: the kernel works the points out itself
         out = np.empty(h, dtype=np.float64)
         kernels.corner_overshoot(
-            np.ascontiguousarray(ev.bits, dtype=np.uint8), np.ascontiguousarray(a, dtype=np.float32),
-            np.ascontiguousarray(u, dtype=np.float32), np.ascontiguousarray(steps, dtype=np.float32),
+            np.ascontiguousarray(ev.bits, dtype=np.uint8), np.ascontiguousarray(quads, dtype=np.float32),
+            np.ascontiguousarray(past.u, dtype=np.float32),
+            np.ascontiguousarray(past.steps, dtype=np.float32),
             np.ascontiguousarray(masks, dtype=np.int64), np.ascontiguousarray(across, dtype=np.int64),
             out)
         return out
-    steps = steps[:, None, :, None]
-    past_b = b[:, :, None, :] + u[:, :, None, :] * steps
-    past_a = a[:, :, None, :] - u[:, :, None, :] * steps
-    pts = np.concatenate([past_a, past_b], axis=2)  # (H, 4, 6, 2)
-    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
+    v = sample(ev.bits, past.pts.reshape(-1, 2)).reshape(past.pts.shape[:3]).astype(np.int64)
     on = (v & masks[:, :, None]) != 0
     # Texture (carpet, wood grain) has edges every way: count only the excess of
     # edges running along the side over edges running across it.
     off = (v & across[:, :, None]) != 0
     return np.clip(on.reshape(h, -1).mean(axis=1) - off.reshape(h, -1).mean(axis=1), 0.0, 1.0)
+
+
+def _along_across(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edge-direction masks of sides d (H, 4, 2): along each side, and across it."""
+    ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
+    return side_masks(ang), side_masks(ang + 90.0)
 
 
 def inside_quads(pts: np.ndarray, quads: list[np.ndarray], margin: float) -> np.ndarray:
@@ -241,18 +272,10 @@ def clean_card_border(ev: Evidence, quads: np.ndarray, support: np.ndarray,
 def _running_ends(ev: Evidence, quads: np.ndarray) -> np.ndarray:
     """Per quad (H, 4, 2): of its 8 side ends, how many have the side's edge
     running on past the corner (at two of the three points `overshoot` looks at)."""
-    a = quads
-    b = quads[:, [1, 2, 3, 0]]
-    d = b - a
-    ln = g.lengths(d)
-    u = d / (ln[..., None] + 1e-9)
-    short = np.minimum(ln[:, 0] + ln[:, 2], ln[:, 1] + ln[:, 3]) / 2
-    fr = np.array([0.1, 0.17, 0.24], dtype=np.float32)
-    steps = np.maximum(3.0, short[:, None] * fr[None, :])[:, None, :, None]
-    masks = side_masks(np.degrees(np.arctan2(d[..., 1], d[..., 0])))[:, :, None]
-    pts = np.concatenate([a[:, :, None, :] - u[:, :, None, :] * steps,
-                          b[:, :, None, :] + u[:, :, None, :] * steps], axis=2)  # (H, 4, 6, 2)
-    v = sample(ev.bits, pts.reshape(-1, 2)).reshape(pts.shape[:3]).astype(np.int64)
+    past = past_corners(quads)
+    assert past.pts is not None
+    masks = _along_across(past.d)[0][:, :, None]
+    v = sample(ev.bits, past.pts.reshape(-1, 2)).reshape(past.pts.shape[:3]).astype(np.int64)
     on = ((v & masks) != 0).reshape(len(quads), 4, 2, 3).sum(axis=3) >= 2
     return on.reshape(len(quads), 8).sum(axis=1)
 
