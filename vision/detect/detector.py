@@ -160,12 +160,19 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     pool, groups = prune.split_groups(pool)
     if groups:
         # The other cards of a fan or a sloppy stack start at the group's
-        # corners, and are as big as the card found on top of it.
+        # corners, and are as big as the card found on top of it (the group's
+        # sides run on past theirs: proposals.RUN_ON).
         more = [q for group, card in groups for q in proposals.complete_corners(
-            proposals.quad_corners(group.quad), _typical_sizes([card]), min_short)
+            proposals.quad_corners(group.quad), _typical_sizes([card]), min_short,
+            run_on=proposals.RUN_ON)
             if g.iou(q, group.quad) < 0.8]  # not the group again
-        pool += _not_printed(ev, _polish(ev, select.score_many(ev, more)), white)
+        paired = _not_printed(ev, _polish(ev, select.score_many(ev, more)), white)
+    else:
+        paired = []
+    # (Not the group's cards: with their far side hidden under the top card,
+    # the wide snap tilted it onto the top card's pictures, IMG_2632.)
     pool += _not_printed(ev, snap_again(ev, pool, config.min_support, sizes), white)
+    pool += paired
     stacked = np.stack([s.quad for s in pool]).astype(np.float32) if pool else None
     pool = credit_cut_off(ev, pool, sizes, stacked)
     pool = drop_tiny(ev, pool, config.min_support, stacked)

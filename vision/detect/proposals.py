@@ -36,6 +36,15 @@ CORNER_EPS = 0.012
 #: other card, longer than any card of its width, and no guess fits it.
 FINE_PX = 4.0
 MIN_FINE_SIDE = 15.0
+#: `complete_corners(run_on=RUN_ON)`: a corner's visible side may then be up to
+#: 1 / RUN_ON times as long as the side of a card found whole it is completed
+#: with. Why: at a corner of a pair's outline (prune.split_groups: a card
+#: lying across or half on another, Durak's pairs, a sloppy drop) the sides
+#: are the pair's, longer than the covered card's; requiring the card to be
+#: nearly as long (0.85, right for a card's own corner) left most covered cards
+#: of rendered training-deck scenes with no full-card guess. (0.5 and less let
+#: a real train photo's J be read as Q.)
+RUN_ON = 0.6
 
 
 def contours(ev: Evidence, min_area: float) -> list[np.ndarray]:
@@ -302,29 +311,32 @@ def _new_corner(k: Corner, seen: list[Corner], near: float = 4.0) -> bool:
 
 def complete_corners(
     corners: Iterable[Corner], sizes: list[tuple[float, float]], min_short: float,
-    *, side_guesses: bool = False,
+    *, side_guesses: bool = False, run_on: float = 0.85,
 ) -> list[np.ndarray]:
     """Card quads from corners given as (point, unit direction of one side, of the
-    other, visible length of each)."""
+    other, visible length of each). A card of `sizes` may be shorter than a
+    visible side by `run_on` (see RUN_ON), others by 0.85."""
     rows: list[tuple[float, ...]] = []
     r = g.ASPECT_NOMINAL
+    sized = {(s, l) for s, l in sizes} | {(l, s) for s, l in sizes}
     for p, da, db, la, lb in corners:
         guesses = set()
         # Both sides leaving the corner may be whole sides (the card's next
         # corners show too): the card is then the parallelogram they span.
         if min(la, lb) >= min_short:
             guesses.add((la, lb))
-        for s, l in sizes:
-            guesses.add((s, l))
-            guesses.add((l, s))
+        guesses |= sized
         for length, which in ((la, 0), (lb, 1)):
             if (sizes and not side_guesses) or length < min_short:
                 continue  # cards found whole tell the size better than a side
             for other in (length * r, length / r):
                 guesses.add((length, other) if which == 0 else (other, length))
         for l1, l2 in guesses:
-            if l1 < 0.85 * la or l2 < 0.85 * lb:
-                continue  # a visible straight side cannot be longer than the card
+            # A visible straight side cannot be longer than the card (unless
+            # it is a pair's, RUN_ON).
+            f = run_on if (l1, l2) in sized else 0.85
+            if l1 < f * la or l2 < f * lb:
+                continue
             if min(l1, l2) < min_short:
                 continue
             rows.append((p[0], p[1], da[0], da[1], db[0], db[1], l1, l2))
