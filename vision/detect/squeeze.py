@@ -117,15 +117,8 @@ def unsqueezed_quads(
         # card that the second look took for a long narrow card has not.
         if g.aspect(q2) > MAX_ASPECT:
             continue
-        if all(_box_iou(b, o) < NEW_IOU for o in taken):
+        if all(g.box_iou(b, o) < NEW_IOU for o in taken):
             out.append(q)
             taken.append(b)
     return out
 
-
-def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
