@@ -4,12 +4,13 @@ card lies on which, and the upright crops of its visible corner indices.
 How (see the modules for why): gather edge evidence at a bounded work scale; propose
 quads from closed outlines (whole cards), from right-angled corners of merged
 outlines (overlapping cards) and from straight borders crossing an outline found
-whole (a fan whose outline is card-shaped itself); snap them onto the edges, the
-ones falling just short again from further away (rescue.py); credit a card running out of the picture the
-outline it cannot show (cutoff.py); drop shapes printed on a card (printed.py),
-outlines far smaller than the cards (sizes.py), blank sheets (blank.py), outlines
-split by a seam or holding a card along three sides (seams.py, prune.py); keep a
-consistent set, cards on top first, covered cards as big as the ones seen whole;
+whole (a fan whose outline is card-shaped itself: splits.py); snap them onto the
+edges, the ones falling just short again from further away (rescue.py); credit a
+card running out of the picture the outline it cannot show (cutoff.py); drop
+shapes printed on a card (printed.py), outlines far smaller than the cards
+(sizes.py), blank sheets (blank.py), outlines split by a seam or holding a card
+along three sides (seams.py, prune.py); keep a consistent set, cards on top
+first, covered cards as big as the ones seen whole;
 then decide, for each pair that overlaps, which is on top, so that an index hidden
 under another card is not handed to the recogniser. A photo whose cards show it
 resized non-uniformly is searched once more unsqueezed (squeeze.py).
