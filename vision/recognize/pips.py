@@ -1,0 +1,245 @@
+"""Counting the big suit pips in a number card's middle: a second witness for its rank.
+
+Why: the index classifier reads a card from its two corner indices only, and its
+calibrated bars are steep, so it refuses many number cards it has in fact read right
+(e.g. "10D 0.949 | 10D 0.889"). A number card (2..10) prints its rank a second time,
+as the count of the suit pips in its middle, which the network never looks at. When
+the pips give the same rank as the network's best guess, that is two independent
+witnesses, and the caller may accept the card at a lower network probability.
+
+So this counter must above all be *safe*: a count it returns must be right; whenever
+the middle field is not a clean, symmetric set of like pips it returns None (court
+pictures, an ace's ornament, a hand or another card lying over it, glare, blur, tiny
+cards, decks with odd or no pips).
+
+How: the card is warped upright to a small canonical size (CANON_W x CANON_H); the
+ink is what is much darker (in its darkest colour channel) than the paper round it
+(paper level estimated by a grey closing, so uneven light and washed-out exposures
+do not matter); the connected components of ink in the middle field (clear of the
+corner indices' columns) must all be pips: like in size and shape, in two side
+columns mirrored on each other and a centre column, in one of the layouts number
+cards use, point-symmetric where the layout is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.recognize.patch import mean_aspect, normalize_quad
+
+#: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
+#: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
+CANON_W, CANON_H = 100, 140
+
+#: Cards shorter than this in the image (mean long side, pixels) are not counted:
+#: their pips are a few pixels across and blur into each other.
+MIN_CARD_PX = 70.0
+
+#: Inset of the field from the card's edges (fraction of width / height): clear of
+#: the card's outline stroke and rounded corners.
+EDGE_X, EDGE_Y = 0.04, 0.03
+
+#: Pips whose centre lies nearer a long side than this (fraction of width) are the
+#: corner indices' small pips and rank signs: not counted, but ink there is allowed.
+INDEX_COLUMN = 0.19
+
+#: A pixel is ink when its darkest channel is below this share of the paper level.
+INK_RATIO = 0.62
+
+
+@dataclass(frozen=True, slots=True)
+class PipCount:
+    """What the middle of a number card shows.
+
+    `count`: the number of suit pips (2..10), i.e. the card's rank; `red`: the pips'
+    colour is warm (hearts and diamonds; yellow/orange diamonds of four-colour decks
+    too), else dark/blue/green (spades and clubs); `size_spread`: largest over
+    smallest pip area (1.0 = all alike), `symmetry`: worst mismatch of mirrored pip
+    positions (fraction of card width/height): how clean the evidence was.
+    """
+
+    count: int
+    red: bool
+    size_spread: float
+    symmetry: float
+
+
+def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
+               ) -> PipCount | None:
+    """Count the suit pips of the card `quad` (4 corners, any winding, printed
+    top-left first up to 180°: see patch.normalize_quad) in the BGR `image`.
+
+    Returns None unless the middle field holds a clean set of like pips in a number
+    card's layout. Call it only for cards lying whole in view.
+    """
+    q = normalize_quad(quad)
+    if mean_aspect(q) < 1.2:  # near-square: which way the columns run is unknown
+        return None
+    sides = np.sqrt(((q[[1, 2, 3, 0]] - q) ** 2).sum(axis=1))
+    if float(sides[1] + sides[3]) / 2.0 < MIN_CARD_PX:
+        return None
+    card = _warp(image, q)
+    ink, paper = _ink(card)
+    if ink is None:
+        return None
+    return _judge(card, ink, paper)
+
+
+_CANON = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], dtype=np.float32)
+
+
+def _warp(image: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The card warped upright to CANON_W x CANON_H (BGR)."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    h = cv2.getPerspectiveTransform(q.astype(np.float32), _CANON)
+    scale = float(np.sqrt(((q[1] - q[0]) ** 2).sum())) / CANON_W
+    flags = cv2.INTER_AREA if scale > 1.5 else cv2.INTER_LINEAR
+    if scale > 1.5:  # shrink first so thin strokes are averaged, not aliased away
+        return _warp_area(image, q, scale)
+    return cv2.warpPerspective(image, h, (CANON_W, CANON_H), flags=flags,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _warp_area(image: np.ndarray, q: np.ndarray, scale: float) -> np.ndarray:
+    """Warp at an integer multiple of the canonical size, then shrink by averaging."""
+    k = int(min(4, np.ceil(scale / 1.5)))
+    big = _CANON * k
+    h = cv2.getPerspectiveTransform(q.astype(np.float32), big)
+    out = cv2.warpPerspective(image, h, (CANON_W * k, CANON_H * k), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(out, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+
+
+_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (31, 31))
+
+
+def _ink(card: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """(ink mask of the field, paper level image). The paper level is a grey closing
+    of the darkest channel (pips are smaller than the kernel), so shading and glare
+    gradients across the card cancel out; None when the card shows no paper."""
+    dark = card.min(axis=2)
+    paper = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, _CLOSE)
+    paper = cv2.GaussianBlur(paper, (0, 0), 4)
+    level = float(np.median(paper))
+    if level < 90:  # no light paper: a back, a dark card, a shadow
+        return None, paper
+    ink = dark.astype(np.float32) < INK_RATIO * np.maximum(paper.astype(np.float32), 1.0)
+    x0, y0 = int(EDGE_X * CANON_W), int(EDGE_Y * CANON_H)
+    field = np.zeros_like(ink)
+    field[y0:CANON_H - y0, x0:CANON_W - x0] = ink[y0:CANON_H - y0, x0:CANON_W - x0]
+    return field.astype(np.uint8), paper
+
+
+#: Number-card layouts: (pips in each side column, pips in the centre column) -> rank.
+LAYOUTS = {(0, 2): 2, (0, 3): 3, (2, 0): 4, (2, 1): 5, (3, 0): 6, (3, 1): 7, (3, 2): 8,
+           (4, 0): 8, (4, 1): 9, (4, 2): 10}
+
+
+def _judge(card: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> PipCount | None:
+    """The pip count when the field's ink components are a clean set of pips."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    area_all = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    if area_all.size == 0:
+        return None
+    cx = cents[1:, 0] / CANON_W
+    cy = cents[1:, 1] / CANON_H
+    inner = (cx > INDEX_COLUMN) & (cx < 1.0 - INDEX_COLUMN)
+    big = inner & (area_all >= 25)
+    if big.sum() < 2:
+        return None
+    areas = area_all[big]
+    med = float(np.median(areas))
+    # Every inner component of any size must be a pip: a picture's pieces, a hand's
+    # edge or a speck half a pip big spoil the set.
+    stray = inner & ~big & (area_all > 0.2 * med)
+    if stray.any():
+        return None
+    idx = np.flatnonzero(big)
+    w = stats[1:, cv2.CC_STAT_WIDTH][idx].astype(np.float64)
+    h = stats[1:, cv2.CC_STAT_HEIGHT][idx].astype(np.float64)
+    spread = float(areas.max() / areas.min())
+    if spread > 1.6:
+        return None
+    fill = areas / (w * h)
+    if fill.min() < 0.35 or fill.max() > 0.9:
+        return None
+    aspect = w / h
+    if aspect.min() < 0.55 or aspect.max() > 1.6:
+        return None
+    # pip size against the card: a pip is about 1/8..1/4 of the card's width across
+    size = np.sqrt(areas / (CANON_W * CANON_W))
+    if size.min() < 0.08 or size.max() > 0.3:
+        return None
+    px, py = cx[idx], cy[idx]
+    layout = _layout(px, py)
+    if layout is None:
+        return None
+    count, worst = layout
+    red = _is_red(card, labels, idx + 1, paper)
+    if red is None:
+        return None
+    return PipCount(count=count, red=red, size_spread=spread, symmetry=worst)
+
+
+def _layout(px: np.ndarray, py: np.ndarray) -> tuple[int, float] | None:
+    """(rank, worst symmetry mismatch) when the pip centres lie in a number card's
+    layout, else None."""
+    off = px - 0.5
+    centre = np.abs(off) < 0.09
+    left = (off <= -0.12) & (off >= -0.34)
+    right = (off >= 0.12) & (off <= 0.34)
+    if not np.all(centre | left | right):
+        return None
+    nl, nr, nc = int(left.sum()), int(right.sum()), int(centre.sum())
+    if nl != nr or (nl, nc) not in LAYOUTS:
+        return None
+    rank = LAYOUTS[(nl, nc)]
+    worst = 0.0
+    if nl:
+        yl, yr = np.sort(py[left]), np.sort(py[right])
+        xl, xr = px[left], px[right]
+        worst = max(worst, float(np.abs(yl - yr).max()))
+        worst = max(worst, float(abs(xl.mean() - 0.5 + xr.mean() - 0.5)))
+        worst = max(worst, float(xl.max() - xl.min()), float(xr.max() - xr.min()))
+        worst = max(worst, float(np.abs(yl + yl[::-1] - 1.0).max()))
+        if yl[0] > 0.3 or yl[-1] < 0.7:  # side columns span the card
+            return None
+    yc = np.sort(py[centre])
+    if nc:
+        worst = max(worst, float(np.abs(px[centre] - 0.5).max()))
+    if rank == 7:
+        if not 0.2 < yc[0] < 0.8:
+            return None
+    elif nc:
+        worst = max(worst, float(np.abs(yc + yc[::-1] - 1.0).max()))
+    if nc == 1 and rank != 7 and abs(yc[0] - 0.5) > 0.05:
+        return None
+    if worst > 0.06:
+        return None
+    return rank, worst
+
+
+def _is_red(card: np.ndarray, labels: np.ndarray, ids: np.ndarray, paper: np.ndarray
+            ) -> bool | None:
+    """Whether the pips are warm-coloured (red suits), from their mean colour
+    against the paper's (white balance); None when they disagree among themselves."""
+    sel = np.isin(labels, ids)
+    bgr = card[sel].astype(np.float64)
+    ref = card[(labels == 0)].astype(np.float64)
+    white = np.percentile(ref, 90, axis=0) + 1.0
+    per = []
+    for i in ids:
+        m = (card[labels == i].astype(np.float64) / white).mean(axis=0)
+        b, g, r = m
+        per.append(r - b > 0.25 and r >= g)
+    del bgr
+    if all(per):
+        return True
+    if not any(per):
+        return False
+    return None
