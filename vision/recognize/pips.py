@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.recognize.patch import mean_aspect, normalize_quad
+from vision.recognize.patch import AMBIGUOUS_ASPECT, mean_aspect, normalize_quad
 
 #: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
 #: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
@@ -80,11 +80,22 @@ def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
     card's layout. Call it only for cards lying whole in view.
     """
     q = normalize_quad(quad)
-    if mean_aspect(q) < 1.2:  # near-square: which way the columns run is unknown
-        return None
     sides = np.sqrt(((q[[1, 2, 3, 0]] - q) ** 2).sum(axis=1))
-    if float(sides[1] + sides[3]) / 2.0 < MIN_CARD_PX:
+    if float(max(sides[1] + sides[3], sides[0] + sides[2])) / 2.0 < MIN_CARD_PX:
         return None
+    if mean_aspect(q) >= AMBIGUOUS_ASPECT:
+        return _count(image, q)
+    # Near-square (a steep camera): which way the pip columns run is not told by
+    # the outline. Both ways are tried; a count is given only when just one way
+    # shows a number card's layout (or both the same count).
+    counts = [c for c in (_count(image, q), _count(image, q[[1, 2, 3, 0]])) if c is not None]
+    if not counts or any(c.count != counts[0].count for c in counts):
+        return None
+    return counts[0]
+
+
+def _count(image: np.ndarray, q: np.ndarray) -> PipCount | None:
+    """count_pips for the normalised quad `q` (first edge the card's short one)."""
     card = _warp(image, q)
     ink, paper = _ink(card)
     if ink is None:
@@ -149,7 +160,7 @@ def _cut_at_border(stats: np.ndarray, inner: np.ndarray, cy: np.ndarray) -> bool
     left = stats[:, cv2.CC_STAT_LEFT]
     right = left + stats[:, cv2.CC_STAT_WIDTH]
     ends = inner & ((top <= y0) | (bottom >= CANON_H - y0))
-    sides = (cy > 0.3) & (cy < 0.7) & ((left <= x0) | (right >= CANON_W - x0))
+    sides = (cy > 0.4) & (cy < 0.6) & ((left <= x0) | (right >= CANON_W - x0))
     return bool(ends.any() or sides.any())
 
 
