@@ -110,6 +110,7 @@ class _TruthCandidate:
     face_down: bool
     index_visible: tuple[bool, bool]
     index_patches: tuple[np.ndarray, ...] | None = None
+    visible: float = 1.0  # share of the card not covered (as the detector's `visible`)
 
 
 def best_matches(iou: list[list[float]], min_iou: float) -> list[int | None]:
@@ -162,7 +163,8 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
                     patches = tuple(p for p, v in zip(
                         extract_index_patches(image, t.corners), vis) if v)
                 match.append(len(shown))
-                shown.append(_TruthCandidate(t.corners, t.face_down, vis, patches))
+                shown.append(_TruthCandidate(t.corners, t.face_down, vis, patches,
+                                             t.visible_fraction))
         else:
             assert detect is not None
             shown = detect(image)

@@ -3,7 +3,8 @@ CLI, evaluation) and the live pipeline alike.
 
 `read_candidates` reads every face-up card of a frame from its visible corner
 indices in one network call, gives a second look (one more call) to the cards whose
-corners agreed but fell short of the bars, reports backs as backs, and finally
+corners agreed but fell short of the bars, lets the pips of a whole number card
+still unread vouch for its rank (pipcheck.py), reports backs as backs, and finally
 applies `one_of_each`. `read_image` is the same composition without state: detect,
 then read. Detection is passed in (`detect`) so that evaluation can also feed
 ground-truth quads.
@@ -18,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize import turn
+from vision.recognize import pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.types import CardSighting
@@ -108,6 +109,11 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
             for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
+    if not enrolled:  # number cards the network left unread: their pips as a witness
+        for i, v in enumerate(verdicts):
+            if v is not None and v.card is None and i not in moved:
+                verdicts[i] = pipcheck.read_by_pips(image, cands[i], firsts[i],
+                                                    clf.calibration) or v
     out = []
     for i, (cand, v) in enumerate(zip(cands, verdicts)):
         corners = _points(moved[i]) if i in moved else _corners(cand)

@@ -1,0 +1,88 @@
+"""A number card's pips as a second witness for the rank its corner indices show.
+
+The index network's bars are set so that it is almost never wrong on its own, which
+makes it refuse many number cards it has read right (a ten of diamonds read "10D
+0.95 | 10D 0.89" on a real photo; held-out decks' eights and sixes at 0.8-0.95). The
+middle of a number card prints its rank again, as its count of suit pips
+(pips.count_pips), a witness that shares nothing with the network: other pixels,
+no learning. A wrong card through this path needs both to be wrong *the same way*:
+the network's best rank wrong and the pips counted to that same wrong rank (the
+counter gave 0 wrong counts on 2,429 whole rendered training-deck cards, README).
+
+So a card the network left unread is given when, on a card lying whole in view:
+- the pips give a count N, and the network's corner readings that name a rank name
+  N, their pooled rank probability reaching `RANK_BAR`;
+- no visible corner reads another rank with probability over `OVERRULE` (a corner
+  that saw another card's index is overruled only when it was unsure);
+- the suit passes the network's own calibrated suit bar, and the pips' colour agrees
+  with it (red for hearts and diamonds): the pips vouch for the rank, not the suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from vision.recognize.classifier import Calibration, CardReading, Reading, joint_prob
+from vision.recognize.pips import PipCount, count_pips
+
+#: Pooled rank probability the network must give the pips' rank.
+RANK_BAR = 0.5
+#: A corner reading another rank more surely than this blocks the card.
+OVERRULE = 0.9
+#: Share of the card that must be in view (detector's `visible`) for its middle to be
+#: trusted: another card over the middle can hide pips or show its own.
+MIN_VISIBLE = 0.98
+_RED = ("D", "H")
+
+
+def whole_in_view(cand: Any, shape: tuple[int, ...]) -> bool:
+    """Does the candidate lie whole in the frame, uncovered (its middle can be read)?"""
+    if getattr(cand, "face_down", False):
+        return False
+    if float(getattr(cand, "visible", 1.0)) < MIN_VISIBLE:
+        return False
+    if not all(getattr(cand, "index_visible", (True, True))):
+        return False
+    q = np.asarray(cand.corners, np.float32).reshape(4, 2)
+    h, w = shape[:2]
+    return bool(q.min() >= 0 and q[:, 0].max() <= w - 1 and q[:, 1].max() <= h - 1)
+
+
+def pip_verdict(readings: Sequence[Reading], pips: PipCount | None, calib: Calibration
+                ) -> CardReading | None:
+    """The card, if the pips and the corner readings together settle it (see module);
+    None otherwise."""
+    if pips is None:
+        return None
+    rank = str(pips.count)
+    named = [r for r in readings if r.rank is not None]
+    if not named or any(r.rank != rank and r.rank_prob > OVERRULE for r in named):
+        return None
+    agree = [r for r in named if r.rank == rank and r.suit is not None]
+    if not agree:
+        return None
+    suits = {r.suit for r in agree}
+    if len(suits) != 1:
+        return None
+    suit = suits.pop()
+    assert suit is not None
+    if (suit in _RED) != pips.red:
+        return None
+    rank_p = joint_prob([r.rank_prob for r in agree])
+    suit_p = joint_prob([r.suit_prob for r in agree])
+    if rank_p < RANK_BAR or min(r.none_prob for r in agree) > calib.max_none:
+        return None
+    if suit_p < calib.suit_bar(suit, len(agree) >= 2):
+        return None
+    return CardReading(f"{rank}{suit}", min(rank_p, suit_p), rank, suit)
+
+
+def read_by_pips(image: np.ndarray, cand: Any, readings: Sequence[Reading],
+                 calib: Calibration) -> CardReading | None:
+    """`pip_verdict` for a detector candidate, counting its pips when it lies whole."""
+    if not readings or not whole_in_view(cand, image.shape):
+        return None
+    return pip_verdict(readings, count_pips(image, cand.corners), calib)
