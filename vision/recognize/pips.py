@@ -184,6 +184,17 @@ def _cut_at_border(stats: np.ndarray, inner: np.ndarray, cy: np.ndarray) -> bool
     return bool(ends.any() or sides.any())
 
 
+def _border_lines(stats: np.ndarray) -> np.ndarray:
+    """Which ink components are thin lines along the field's border, longer than
+    any pip (so not a pip cut by the border either)."""
+    x0, y0 = int(EDGE_X * CANON_W), int(EDGE_Y * CANON_H)
+    top, left = stats[:, cv2.CC_STAT_TOP], stats[:, cv2.CC_STAT_LEFT]
+    h, w = stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]
+    ends = ((top <= y0) | (top + h >= CANON_H - y0)) & (h <= 4) & (w >= 0.35 * CANON_W)
+    sides = ((left <= x0) | (left + w >= CANON_W - x0)) & (w <= 4) & (h >= 0.25 * CANON_H)
+    return ends | sides
+
+
 #: Least ink (canonical pixels) in each corner index's window (INDEX_BOX's height,
 #: the index column's width). Counted cards of the training and calibration decks
 #: and real photos: 8 of 4283 under 4. A detector's phantom quad over the middle of a
@@ -217,7 +228,10 @@ def _judge(card: _Card) -> PipCount | None:
         return None
     cx = cents[1:, 0] / CANON_W
     cy = cents[1:, 1] / CANON_H
-    inner = (cx > INDEX_COLUMN) & (cx < 1.0 - INDEX_COLUMN)
+    # the table or a card's edge in a thin line along the border: the quad runs a
+    # pixel or two outside the card; such lines are neither pips nor cut pips
+    line = _border_lines(stats[1:])
+    inner = (cx > INDEX_COLUMN) & (cx < 1.0 - INDEX_COLUMN) & ~line
     big = inner & (area_all >= 25)
     if big.sum() < 2:
         return None
@@ -226,7 +240,7 @@ def _judge(card: _Card) -> PipCount | None:
     # edge or a speck half a pip big spoil the set.
     if np.any(inner & ~big & (area_all > 0.2 * float(np.median(areas)))):
         return None
-    if _cut_at_border(stats[1:], inner, cy):
+    if _cut_at_border(stats[1:][~line], inner[~line], cy[~line]):
         return None
     idx = np.flatnonzero(big)
     w = stats[1:, cv2.CC_STAT_WIDTH][idx].astype(np.float64)
