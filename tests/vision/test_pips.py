@@ -132,3 +132,13 @@ def test_a_face_down_card_gives_no_count() -> None:
     quad = _quad(320, 240, 260, 10)
     _lay(img, cardart.render_back(deck, 400), quad)
     assert count_pips(img, quad) is None
+
+
+def test_four_colour_decks_tell_red_suits_by_warm_pips() -> None:
+    """Yellow-orange diamonds and red hearts are 'red'; blue spades and green clubs
+    are not (the suit cross-check must not flip on a four-colour deck)."""
+    deck = deck_or_skip("gnome/anglo_modern_4_color")
+    for card, red in [("8D", True), ("6H", True), ("7S", False), ("9C", False)]:
+        img, quad = _card_scene(deck, card)
+        got = count_pips(img, quad)
+        assert got is not None and (got.count, got.red) == (int(card[:-1]), red), (card, got)
