@@ -202,13 +202,16 @@ def _border_lines(stats: np.ndarray) -> np.ndarray:
 MIN_INDEX_INK = 4
 
 
-def _shows_indices(ink: np.ndarray) -> bool:
-    """Whether both corner index windows hold some ink: every number card prints
-    its index there, a quad over part of a card (a detector's phantom) may not."""
+def _shows_indices(signs: np.ndarray) -> bool:
+    """Whether both corner index windows hold some ink of the index columns
+    (`signs`, a mask; a pip reaching into the window does not count): every number
+    card prints its index there, a quad over part of a card (a detector's phantom,
+    a covered card's visible part) may not."""
     x0, x1 = int(EDGE_X * CANON_W), int(INDEX_COLUMN * CANON_W)
     y0, y1 = int(EDGE_Y * CANON_H), int(INDEX_BOX[3] * CANON_H)
-    top_left = int(np.count_nonzero(ink[y0:y1, x0:x1]))
-    bottom_right = int(np.count_nonzero(ink[CANON_H - y1:CANON_H - y0, CANON_W - x1:CANON_W - x0]))
+    top_left = int(np.count_nonzero(signs[y0:y1, x0:x1]))
+    bottom_right = int(np.count_nonzero(signs[CANON_H - y1:CANON_H - y0,
+                                              CANON_W - x1:CANON_W - x0]))
     return min(top_left, bottom_right) >= MIN_INDEX_INK
 
 
@@ -219,10 +222,7 @@ LAYOUTS = {(0, 2): 2, (0, 3): 3, (2, 0): 4, (2, 1): 5, (3, 0): 6, (3, 1): 7, (3,
 
 def _judge(card: _Card) -> PipCount | None:
     """The pip count when the field's ink components are a clean set of pips."""
-    ink = _ink(card)
-    if not _shows_indices(ink):
-        return None
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
     area_all = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
     if area_all.size == 0:
         return None
@@ -234,6 +234,9 @@ def _judge(card: _Card) -> PipCount | None:
     inner = (cx > INDEX_COLUMN) & (cx < 1.0 - INDEX_COLUMN) & ~line
     big = inner & (area_all >= 25)
     if big.sum() < 2:
+        return None
+    signs = np.concatenate([[False], ~inner & ~line])  # by label: the indices' ink
+    if not _shows_indices(signs[labels]):
         return None
     areas = area_all[big]
     # Every inner component of any size must be a pip: a picture's pieces, a hand's
