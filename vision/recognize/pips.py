@@ -442,7 +442,7 @@ def _pip_colours(card: np.ndarray, labels: np.ndarray, ids: np.ndarray
     spread = float(np.sqrt(np.maximum(sq - mean * mean, 0.0).sum(axis=1)).max())
     gap = float(np.sqrt(((mean[:, None, :] - mean[None, :, :]) ** 2).sum(axis=2)).max())
     b, g, r = mean[:, 0], mean[:, 1], mean[:, 2]
-    warm = (r - b > 0.25) & (r >= g)
+    warm = (r - b > 0.25) & (r >= 0.85 * g)
     red = True if warm.all() else False if not warm.any() else None
     return red, spread, gap
 
