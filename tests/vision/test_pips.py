@@ -142,3 +142,30 @@ def test_four_colour_decks_tell_red_suits_by_warm_pips() -> None:
         img, quad = _card_scene(deck, card)
         got = count_pips(img, quad)
         assert got is not None and (got.count, got.red) == (int(card[:-1]), red), (card, got)
+
+
+@pytest.mark.parametrize("name", ["IMG_2565.JPG", "cam_image35.jpg"])
+def test_real_photos_nines_and_tens_counted_courts_and_aces_not(name: str) -> None:
+    """A phone photo (9, 10, Q, K) and a webcam frame (9, A, J, K) of the real photos'
+    train split, cards found by the detector: each number card counted right,
+    every court card and ace refused."""
+    from vision.detect import detect_cards
+    from vision.detect.geometry import box_iou
+    from vision.evaluate import REAL_PHOTOS, real_labels
+    from vision.recognize.imagefile import load_image
+
+    path = REAL_PHOTOS / "images" / "train" / name
+    if not path.is_file():
+        pytest.skip(f"real photos not found at {REAL_PHOTOS}")
+    image = load_image(path)
+    quads = [np.asarray(c.corners, np.float32) for c in detect_cards(image)]
+    labels = real_labels(REAL_PHOTOS, "train")[name]
+    seen = []
+    for rank, box in labels:
+        ious = [box_iou(box, (*q.min(axis=0), *q.max(axis=0))) for q in quads]
+        best = int(np.argmax(ious))
+        assert ious[best] > 0.8, f"{name}: the detector missed the {rank}"
+        got = count_pips(image, quads[best])
+        seen.append((rank, got.count if got else None))
+    want = [(rank, int(rank) if rank in ("9", "10") else None) for rank, _ in labels]
+    assert seen == want
