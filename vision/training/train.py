@@ -12,12 +12,15 @@ Steps (all seeded, so a rerun gives the same model up to torch's CPU nondetermin
    low resolution, blur, light, noise). The labelled real photos of images/train
    (vision.training.real; rank only; one in five kept back for calibration) are mixed
    in, repeated, to close the gap between rendered and photographed cards;
-4. export ONNX (opset 13, which cv2.dnn reads) to vision/models/index.onnx;
+4. repeat 3 with other seeds (`--members`, default 2), export each member to ONNX
+   (opset 13, which cv2.dnn reads) and merge them into one network whose logits are
+   the members' mean (vision.training.ensemble) at vision/models/index.onnx;
 5. on calibration decks (never trained on) and the kept-back photos, fit the
    temperature and pick the abstention thresholds (vision.training.calibrate), written
    to vision/models/index.json.
 
-Run: `python -m vision.training.train [--views N] [--scenes N] [--epochs E] [--out DIR]`.
+Run: `python -m vision.training.train [--views N] [--scenes N] [--epochs E] [--members M]
+[--out DIR]`.
 Time on two shared cores: see vision/recognize/README.md.
 """
 
@@ -47,6 +50,9 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 SEED = 20240601
 EPOCHS = 12
 EPOCH_SIZE = 120_000
+#: Networks in the ensemble (vision.training.ensemble): two, because the second cut
+#: held-out abstentions (README) for 1.4x the network time of one.
+MEMBERS = 2
 
 
 #: Data kinds: synthetic single-card views (synth.py) and whole scenes (scenes.py),
@@ -135,16 +141,17 @@ class CosineHead(nn.Module):
 
 
 def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int,
-          epoch_size: int | None = None, log=print) -> IndexNet:
+          epoch_size: int | None = None, log=print, seed: int = SEED) -> IndexNet:
     """Train IndexNet on uint8 patches `x` with rank `r` and suit `s` labels (-1: unknown).
 
     Each epoch draws `epoch_size` patches (default: all) afresh from the pool and
     augments them on the fly (vision.training.augment), so a big pool is seen in
-    varied form without every epoch costing a pass over all of it.
+    varied form without every epoch costing a pass over all of it. `seed` sets the
+    initial weights and the draws: ensemble members differ only by it.
     """
     from vision.training.augment import augment
 
-    torch.manual_seed(SEED)
+    torch.manual_seed(seed)
     net = IndexNet()
     head = CosineHead(EMBED_DIM, 53)
     card = np.where(r == 13, 52, r * 4 + np.minimum(s, 3))
@@ -157,7 +164,7 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int,
     per_epoch = min(epoch_size or len(x), len(x))
     steps = epochs * ((per_epoch + bs - 1) // bs)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(seed)
     for ep in range(epochs):
         net.train()
         perm = torch.randperm(len(x), generator=gen)[:per_epoch]
@@ -202,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="patches drawn (and augmented afresh) per epoch")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 2))
     ap.add_argument("--out", type=Path, default=MODEL_DIR)
+    ap.add_argument("--members", type=int, default=MEMBERS,
+                    help="networks trained with seeds SEED, SEED+1, ...; their mean logits "
+                         "are the model (ensemble.py)")
     ap.add_argument("--real-repeat", type=int, default=6,
                     help="how many times the real training photos' patches are repeated "
                          "(0: synthetic only)")
@@ -229,9 +239,17 @@ def main(argv: list[str] | None = None) -> int:
         x = np.concatenate([x] + [xr] * args.real_repeat)
         r = np.concatenate([r] + [rr] * args.real_repeat)
         s = np.concatenate([s, np.full(len(xr) * args.real_repeat, -1, np.int64)])
-    net = train(x, r, s, args.epochs, args.epoch_size, log=lambda m: print(m, flush=True))
-    onnx_path = args.out / "index.onnx"
-    export(net, onnx_path)
+    from vision.cardart import cache_dir
+    from vision.training.ensemble import merge
+
+    members = []
+    for k in range(args.members):
+        print(f"member {k + 1}/{args.members} (seed {SEED + k})", flush=True)
+        net = train(x, r, s, args.epochs, args.epoch_size, log=lambda m: print(m, flush=True),
+                    seed=SEED + k)
+        members.append(cache_dir().parent / "training" / f"member-{k}.onnx")
+        export(net, members[-1])
+    onnx_path = merge(members, args.out / "index.onnx")
     data = calibration_data(args.cal_views, args.cal_scenes, args.workers)
     clf = IndexClassifier.load(onnx_path)
     cal, stats = calibrate_all(clf, data)
@@ -241,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         "calibration_decks": list(split.CALIBRATION_DECKS),
         "heldout_decks": list(split.HELDOUT_DECKS),
         "views": args.views, "scenes": args.scenes, "epochs": args.epochs,
-        "epoch_size": args.epoch_size, "seed": SEED,
+        "epoch_size": args.epoch_size, "seed": SEED, "members": args.members,
         "patches": len(x), "real_repeat": args.real_repeat,
         "seconds": round(time.time() - t0),
     })
