@@ -99,16 +99,17 @@ class PipCount:
     all alike), `symmetry` worst mismatch of mirrored pip positions (fraction of the
     card), `colour_spread` worst colour spread inside one pip, `colour_gap` worst
     colour difference between two pips, `shape_agreement` least overlap of a pip's
-    shape with the first pip's (1.0 = identical; see _shape_agreement).
+    shape with the first pip's (1.0 = identical; see _shape_agreement). The last
+    three default to a perfect card, so callers' tests may build one from four.
     """
 
     count: int
     red: bool
     size_spread: float
     symmetry: float
-    colour_spread: float
-    colour_gap: float
-    shape_agreement: float
+    colour_spread: float = 0.0
+    colour_gap: float = 0.0
+    shape_agreement: float = 1.0
 
 
 def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
