@@ -12,6 +12,7 @@ from vision.recognize.classifier import (
     joint_prob,
     least_reading,
     look_quads,
+    readings_from_rows,
 )
 from vision.types import RANKS, SUITS
 
@@ -36,6 +37,33 @@ def test_corners_that_disagree_make_the_card_unreadable():
 def test_a_weak_dissent_does_not_veto():
     got = combine([r("Q", "H"), r("K", "H", 0.4, 0.9)], CAL)
     assert got.card == "QH"
+
+
+def rows(ranks: dict[str, float], suit: str = "H", none: float = 0.0) -> Reading:
+    """A corner reading built from its probability rows, as the classifier gives it."""
+    pr = np.zeros(14, np.float32)
+    for k, v in ranks.items():
+        pr[RANKS.index(k)] = v
+    pr[13] = none
+    ps = np.zeros(5, np.float32)
+    ps[SUITS.index(suit)] = 1.0 - none
+    ps[4] = none
+    return readings_from_rows(pr[None], ps[None])[0]
+
+
+def test_an_unsure_corner_surely_showing_another_rank_vetoes():
+    # An outline round the ace of hearts and the nine of hearts: the nine's corner is
+    # read unsure of *which* rank (Q 0.49, 9 0.28, J 0.16) but sure it is no ace.
+    nine = rows({"Q": 0.49, "9": 0.28, "J": 0.16, "K": 0.07})
+    ace = r("A", "H", 0.987, 0.98)
+    assert nine.rank == "Q" and nine.confidence < CAL.disagree_prob  # a weak dissent...
+    assert combine([ace, nine], CAL).card is None  # ...that still rules the ace out
+    # A blurred look at the same ace's index leaves the ace likely enough: no veto.
+    blurred = rows({"4": 0.45, "A": 0.3, "7": 0.25})
+    assert combine([ace, blurred], CAL).card == "AH"
+    # A corner that may be no index at all does not veto either.
+    unsure = rows({"Q": 0.45, "9": 0.35}, none=0.2)
+    assert combine([ace, unsure], CAL).card == "AH"
 
 
 def test_a_corner_that_sees_no_index_neither_votes_nor_vetoes():

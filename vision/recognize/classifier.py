@@ -374,6 +374,27 @@ def least_reading(rank_probs: np.ndarray, suit_probs: np.ndarray) -> Reading:
     return Reading(RANKS[ri], SUITS[si], min(rp, sp), rp, sp, none)
 
 
+#: A corner that surely shows an index (its "not an index" probability at most
+#: CONTRADICT_NONE) and gives a card's rank less than CONTRADICT shows another card.
+CONTRADICT, CONTRADICT_NONE = 0.01, 0.05
+
+
+def contradicts(r: Reading, rank: str | None) -> bool:
+    """Does corner reading `r` show an index that is surely not of rank `rank`?
+
+    Why: an unsure corner (best rank under `disagree_prob`) does not block a card
+    read from the other corner, so that a blurred index costs no card. But an
+    outline drawn round two cards shows each card's index at one corner: the
+    network may be unsure *which* other rank it sees (Q 0.49, 9 0.28, J 0.16 for a
+    nine's index) and still sure it is not the rank the other corner reads (A: 0.000).
+    Seen on a training-deck scene with the two-network model: AH given through a
+    quad round AH and 9H.
+    """
+    if rank is None or r.probs is None or r.none_prob > CONTRADICT_NONE:
+        return False
+    return bool(r.probs[0][RANKS.index(rank)] < CONTRADICT)
+
+
 def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
             ) -> CardReading:
     """Merge the readings of one card's corners into a verdict (see `read_card`).
@@ -392,7 +413,8 @@ def combine(readings: list[Reading], calib: Calibration, enrolled: bool = False
         return CardReading(None, 0.0, None, None)
     best = max(votes, key=lambda r: r.confidence)
     for r in votes:
-        if (r.rank, r.suit) != (best.rank, best.suit) and r.confidence > calib.disagree_prob:
+        if (r.rank, r.suit) != (best.rank, best.suit) and (
+                r.confidence > calib.disagree_prob or contradicts(r, best.rank)):
             return CardReading(None, 0.0, None, None)
     agree = [r for r in votes if (r.rank, r.suit) == (best.rank, best.suit)]
     rank_p = joint_prob([r.rank_prob for r in agree])
