@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.detect import geometry as g
 from vision.detect.evidence import Evidence, line_angle, on_edge
+from vision.detect.perspective import SizeField
 from vision.detect.seams import SeamCache
 
 
@@ -280,14 +281,36 @@ def _margin(inner: np.ndarray, outer: np.ndarray) -> float:
     return float(inside.min() / short)
 
 
-def drop_small(chosen: list[C], ratio: float = 0.3) -> list[C]:
-    """Cards in one frame are of a size (perspective changes it by well under 2x):
-    drop quads under `ratio` times the area of the largest card seen whole and
-    well outlined (blobs of carpet pile, pips of a card not itself found)."""
+def drop_small(chosen: list[C], ratio: float = 0.3, frame: tuple[int, int] | None = None
+               ) -> list[C]:
+    """Cards in one frame are of a size: drop quads under `ratio` times the area of
+    the largest card seen whole and well outlined (blobs of carpet pile, pips of a
+    card not itself found). With three such cards or more not in a line and the
+    `frame` size (w, h) given, a smaller card lying apart is kept where the cards'
+    slant makes cards that small (perspective.SizeField.far): a slanted camera sees
+    far cards a third of the near ones' area."""
     areas = [g.quad_area(c.quad) for c in chosen]
-    ref = max((a for a, c in zip(areas, chosen) if c.visible_outline >= 0.97 and c.support >= 0.9),
-              default=0.0)
-    return [c for a, c in zip(areas, chosen) if a >= ratio * ref]
+    whole = [i for i, c in enumerate(chosen) if c.visible_outline >= 0.97 and c.support >= 0.9]
+    ref = max((areas[i] for i in whole), default=0.0)
+    if frame is None or len(whole) < 3:
+        return [c for a, c in zip(areas, chosen) if a >= ratio * ref]
+    centres = np.array([c.quad.mean(axis=0) for c in chosen], dtype=np.float64)
+    field = SizeField([tuple(centres[i]) for i in whole], [areas[i] for i in whole], frame)
+    far = field.far(np.array(areas), centres)
+    quads = [c.quad for c in chosen]
+    # Kept by the slant alone: only a card lying apart (a piece of a card is no
+    # far card).
+    return [c for i, (a, c) in enumerate(zip(areas, chosen)) if a >= ratio * ref or (
+        far[i] and apart(c.quad, quads[:i] + quads[i + 1:]))]
+
+
+def apart(quad: np.ndarray, others: list[np.ndarray], share: float = 0.05) -> bool:
+    """Does `quad` lie clear of every one of `others` (under `share` of its area
+    shared with any)?"""
+    area = g.quad_area(quad)
+    box = g.boxes([quad] + list(others))
+    return all(g.apart(box[0], box[k + 1]) or g.intersection_area(quad, o) < share * area
+               for k, o in enumerate(others))
 
 
 def drop_nested(chosen: list[C]) -> list[C]:

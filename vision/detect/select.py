@@ -30,6 +30,7 @@ from vision.detect.outline import (
     quad_lines,
     table_like,
 )
+from vision.detect.perspective import SizeField
 from vision.detect.seams import SeamCache
 
 
@@ -155,6 +156,8 @@ def choose(
     pair = np.stack([(e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2], axis=1)
     dims = np.sort(pair, axis=1)  # (H, 2) short, long
     whole_dims: list[tuple[float, float]] = list(sizes or [])
+    whole_at: list[tuple[float, float]] = []  # centres of the cards chosen whole
+    centres = quads.mean(axis=1)
     covered_pts = np.zeros((h_n, p_n), dtype=bool)
     alive = np.ones(h_n, dtype=bool)
     # Per-hypothesis tallies over its visible outline points, updated only for the
@@ -204,7 +207,17 @@ def choose(
                 # statistics.median: np.median's figure (middle, or mean of the two
                 # middle ones), without its dozen array calls.
                 typical = float(statistics.median([s * l for s, l in whole_dims]))
-                cand = cand[areas[cand] >= 0.4 * typical]
+                small = areas[cand] < 0.4 * typical
+                if small.any() and len(whole_at) >= 3 and len(whole_at) == len(whole_dims):
+                    # ... as big as the cards seen whole *there*: a slanted camera
+                    # sees the far cards smaller (perspective.py). Only a card lying
+                    # apart: a piece of a card found is no far card.
+                    field = SizeField(whole_at, [s * l for s, l in whole_dims], ev.shape[::-1])
+                    far = small & field.far(areas[cand], centres[cand])
+                    for k in np.flatnonzero(far):
+                        far[k] = prune.apart(quads[cand[k]], [quads[p] for p in chosen_idx])
+                    small &= ~far
+                cand = cand[~small]
                 if not len(cand):
                     alive[whole] = False
                     continue
@@ -266,6 +279,7 @@ def choose(
         alive[picked] = False
         if vis_frac[picked] >= 0.97:
             whole_dims.append((float(dims[picked, 0]), float(dims[picked, 1])))
+            whole_at.append((float(centres[picked, 0]), float(centres[picked, 1])))
         chosen.append(Chosen(quads[picked], float(sup[picked]), float(vis_frac[picked])))
         chosen_idx.append(picked)
         chosen_area.append(float(areas[picked]))
@@ -289,4 +303,4 @@ def choose(
                 sv = np.where(vis, signed_on[near], 0)
                 pol_sum[near] = sv.sum(axis=1)
                 pol_n[near] = (sv != 0).sum(axis=1)
-    return prune.drop_small(prune.drop_nested(chosen))
+    return prune.drop_small(prune.drop_nested(chosen), frame=ev.shape[::-1])
