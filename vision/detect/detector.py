@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detect import darkest, outline, proposals, prune, refine, select, splits
+from vision.detect import darkest, outline, proposals, prune, refine, rows, select, splits
 from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
@@ -135,6 +135,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     sizes = _typical_sizes(strong)
     rest, inner = _unexplained(rest, strong, sizes, ev.shape)
     guesses = proposals.corner_hypotheses(rest, sizes, min_short)
+    # A row of cards (a spread): its end cards, which no corner gives (rows.py).
+    guesses += rows.end_guesses(rest, sizes, min_short)
     # A big outline inside a strong one may be a card of a touching pair (the strong
     # outline being the pair): guess from its own sides, not from the pair's size.
     halves = [(min(s, l / 2), max(s, l / 2)) for s, l in sizes]
@@ -146,6 +148,10 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # (Outlines found whole only: splitting every one of 0.75 support or more
     # found no card more on the training decks or the real train photos.)
     guesses += splits.split_guesses(ev, [s.quad for s in strong])
+    # A row of cards each partly over the next, found whole as one card: its
+    # seams are too faint for the edge map (rows.py): the row is no card.
+    seams = rows.row_seams(ev, rows.candidates([s.quad for s in strong]))
+    guesses += rows.row_guesses(seams)
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.
@@ -174,6 +180,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # the wide snap tilted it onto the top card's pictures, IMG_2632.)
     pool += _not_printed(ev, snap_again(ev, pool, config.min_support, sizes), white)
     pool += paired
+    if seams:
+        pool = rows.drop_rows(pool, seams)
     stacked = np.stack([s.quad for s in pool]).astype(np.float32) if pool else None
     pool = credit_cut_off(ev, pool, sizes, stacked)
     pool = drop_tiny(ev, pool, config.min_support, stacked)

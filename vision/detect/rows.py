@@ -1,0 +1,246 @@
+"""Cards lying in a row, each partly over the next (a player's spread), found
+whole as one card.
+
+Why: two cards side by side, the second laid half over the first, make an outline
+1.5 cards wide and one card high: 94 x 88 mm, or three cards 126 x 88 mm, which is
+as card-shaped as a card turned sideways; it is found whole and taken for one card,
+and both cards are lost. What gives it away is the border of the upper card
+crossing it from side to side. Between two white cards that border is only a thin
+shadow line, too faint for the frame's Canny edges (whose level the table's wood
+grain or carpet sets), so neither splits.py nor seams.py sees it. Here the line is
+looked for in the gradient itself, across the outline and reaching the outline's
+border at both ends (through the cards' white margins, where a card prints
+nothing: a court picture's frame stops short of them), with the upper card's
+margin quiet beside it on one side (a picture has edges on both). A row whose
+seam is found is no card (`drop_rows`), and its cards are proposed
+(`row_guesses`): the parts either side of the line and cards of the group's
+height at its two ends and at the line. (Drawing the line into the edge map
+instead, for seams.py to refuse the row, gave a wrong reading on the real
+train photos.) Rows not found whole (a notch where the cards' ends are not in
+line) give the cards at their ends from their outlines' bounding rectangles
+(`end_guesses`).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import cv2
+import numpy as np
+
+from vision.detect import geometry as g
+from vision.detect.evidence import Evidence
+from vision.detect.prune import Outline
+from vision.detect.splits import _split_at
+
+#: Positions across the outline tried for a seam (share of its width), and the
+#: tilts (the far end moved by this share of its side: cards in a row lie a few
+#: degrees apart).
+ROW_STEPS = np.linspace(0.15, 0.85, 36)
+ROW_TILTS = (-0.03, 0.0, 0.03)
+#: Samples along a line; those within ROW_END of either end are its ends (the
+#: cards' white margins: a court picture's frame starts some 8% in).
+_ENDS = np.array([0.012, 0.024, 0.036, 0.048, 0.06])
+ROW_ALONG = np.concatenate([_ENDS, np.linspace(0.1, 0.9, 21), 1 - _ENDS[::-1]])
+ROW_END = 0.07
+#: A sample is on the line when the gradient across it, within ROW_REACH px,
+#: reaches ROW_GRADIENT (Sobel of the blurred grey image: a step of some 10 grey
+#: levels; a shadow line between white cards gives 25-60, white paper under 8).
+ROW_REACH = 2
+ROW_GRADIENT = 20.0
+#: Share of the middle samples that must be on the line, of each end's, and of
+#: both ends' (one end of a seam often lies in the shade of the table's edge).
+ROW_ON = 0.8
+ROW_END_MIN = 0.4
+ROW_ENDS = 0.7
+#: Beside the line, ROW_QUIET_PX px off it, one side must be quiet (gradient under
+#: ROW_GRADIENT) at ROW_QUIET of the middle samples: the upper card's margin.
+ROW_QUIET_PX = 5.0
+ROW_QUIET = 0.8
+#: Card aspects (long / short) for the cards of the row's height.
+ROW_ASPECTS = (1.38, 1.48)
+#: Outlines looked at: all when the frame has this many cards found whole or
+#: fewer (nothing to compare sizes with), else only those this much bigger than
+#: the middle one (about 15 ms a frame would go on scanning every card).
+ROW_FEW = 3
+ROW_BIGGER = 1.25
+
+
+def candidates(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """The outlines found whole worth scanning for a row's seam (see ROW_FEW)."""
+    if len(quads) <= ROW_FEW:
+        return list(quads)
+    areas = np.array([g.quad_area(q) for q in quads])
+    typical = float(np.median(areas))
+    return [q for q, a in zip(quads, areas) if a >= ROW_BIGGER * typical]
+
+
+def row_seams(ev: Evidence, quads: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
+    """Faint straight lines crossing the outlines `quads` from side to side,
+    parallel to a pair of their sides, where the group would be a row of cards of
+    its height: (quad, line start, line end, way) for each, way 0 from side q0-q1
+    to side q3-q2, way 1 from q0-q3 to q1-q2."""
+    out = []
+    s = ROW_ALONG
+    ends = (s <= ROW_END) | (s >= 1 - ROW_END)
+    first, last = s <= ROW_END, s >= 1 - ROW_END
+    for q in quads:
+        q = np.asarray(q, dtype=np.float32)
+        for way, (a0, a1, b0, b1) in enumerate(((0, 1, 3, 2), (0, 3, 1, 2))):
+            height = 0.5 * (g.lengths(q[[b0, b1]] - q[[a0, a1]]).sum())  # along the line
+            width = 0.5 * float(np.linalg.norm(q[a1] - q[a0]) + np.linalg.norm(q[b1] - q[b0]))
+            card_w = height / ROW_ASPECTS[1]
+            if width < 1.1 * card_w or width > 3.2 * card_w:
+                continue  # one card, or no row of cards this high
+            t = ROW_STEPS[:, None]
+            tb = np.clip(t + np.array(ROW_TILTS)[None, :], 0.0, 1.0)  # (T, K)
+            p = q[a0] * (1 - t[..., None]) + q[a1] * t[..., None]  # (T, 1, 2)
+            r = q[b0] * (1 - tb[..., None]) + q[b1] * tb[..., None]  # (T, K, 2)
+            p = np.broadcast_to(p, r.shape)
+            pts = p[..., None, :] * (1 - s[:, None]) + r[..., None, :] * s[:, None]  # (T, K, S, 2)
+            d = r - p
+            n = np.stack([-d[..., 1], d[..., 0]], axis=-1)
+            n /= np.linalg.norm(n, axis=-1, keepdims=True) + 1e-9
+            best = np.zeros(pts.shape[:3], dtype=np.float32)
+            for k in range(-ROW_REACH, ROW_REACH + 1):
+                pk = (pts + k * n[..., None, :]).astype(np.float32)
+                gx, gy = _remap(ev.gx, pk), _remap(ev.gy, pk)
+                best = np.maximum(best, np.abs(gx * n[..., None, 0] + gy * n[..., None, 1]))
+            on = best >= ROW_GRADIENT
+            mid = on[..., ~ends].mean(axis=-1)
+            e1, e2 = on[..., first].mean(axis=-1), on[..., last].mean(axis=-1)
+            ok = (mid >= ROW_ON) & (np.minimum(e1, e2) >= ROW_END_MIN) & (e1 + e2 >= 2 * ROW_ENDS)
+            if not ok.any():
+                continue
+            # The upper card's white margin: no edge just beside the line on (at
+            # least) one side; a court picture has edges on both.
+            quiet = np.zeros(on.shape[:2], dtype=bool)
+            for side in (-ROW_QUIET_PX, ROW_QUIET_PX):
+                pk = (pts + side * n[..., None, :]).astype(np.float32)
+                mag = np.hypot(_remap(ev.gx, pk), _remap(ev.gy, pk))[..., ~ends]
+                quiet |= (mag < ROW_GRADIENT).mean(axis=-1) >= ROW_QUIET
+            ok &= quiet
+            if not ok.any():
+                continue
+            score = np.where(ok, mid + on[..., ends].mean(axis=-1), -1.0)
+            per_t = score.max(axis=1)
+            tilt = score.argmax(axis=1)
+            for i in np.flatnonzero(per_t > 0):
+                lo, hi = max(0, i - 2), min(len(per_t), i + 3)
+                if per_t[i] < per_t[lo:hi].max() or (per_t[lo:i] == per_t[i]).any():
+                    continue  # one line per run of positions: the best, the first of equals
+                # The line must be a card's border: a card of the row's height
+                # reaches from it to one end of the group.
+                ti = float(ROW_STEPS[i])
+                near = min(ti, 1 - ti) * width
+                if near > 1.35 * card_w and width - near > 1.35 * card_w:
+                    continue
+                out.append((q, p[i, tilt[i]].copy(), r[i, tilt[i]].copy(), way))
+    return out
+
+
+def _remap(arr: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of `arr` at points (..., 2)."""
+    flat = pts.reshape(1, -1, 2)
+    v = cv2.remap(arr, flat, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return v.reshape(pts.shape[:-1])
+
+
+def row_guesses(seams: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]) -> list[np.ndarray]:
+    """Card quads of the rows whose seams were found: the parts either side of
+    each seam and card-sized quads reaching from it (splits._split_at), and cards
+    of the group's height lying at its two ends (the bottom card of a row runs
+    on under the next one, past the seam)."""
+    out: list[np.ndarray] = []
+    sides = ((0, 1, 3, 2), (0, 3, 1, 2))
+    for q, p, r, way in seams:
+        a0, a1, b0, b1 = sides[way]
+        qq = q[None].astype(np.float64)
+        found = _split_at(qq, sides[way], p[None].astype(np.float64), r[None].astype(np.float64))
+        # The parts either side of the line are a card's visible part only if
+        # no other seam of the group crosses them (else two cards, IMG_2650).
+        others = [(p2, r2) for q2, p2, r2, _ in seams if q2 is q and p2 is not p]
+        out.extend(part for part in found[:2] if not any(_crosses(part, p2, r2) for p2, r2 in others))
+        out.extend(found[2:])
+        width = min(float(np.linalg.norm(q[a1] - q[a0])), float(np.linalg.norm(q[b1] - q[b0])))
+        centre = q.mean(axis=0)
+        for e0, e1 in ((a0, b0), (a1, b1)):
+            # The end card stands square on the end side, its own side (the
+            # group's other sides slant where the row's cards lie askew).
+            side = q[e1] - q[e0]
+            height = float(np.linalg.norm(side))
+            n = np.array([-side[1], side[0]], dtype=np.float32) / max(height, 1e-6)
+            if np.dot(centre - q[e0], n) < 0:
+                n = -n
+            for aspect in ROW_ASPECTS:
+                w = height / aspect
+                if w < width:
+                    out.append(np.stack([q[e0], q[e0] + n * w, q[e1] + n * w, q[e1]]))
+    if not out:
+        return []
+    arr = g.order_quads(np.array(out, dtype=np.float32))
+    return list(arr[g.card_shaped_many(arr, max_angle_dev=28.0)])
+
+
+def end_guesses(cs: list[np.ndarray], sizes: list[tuple[float, float]], min_short: float
+                ) -> list[np.ndarray]:
+    """Cards at the two ends of outlines that may be a row of cards: outlines of a
+    card's height (a card's long side, from `sizes`, the cards found whole, or
+    else the outline's own height) and 1.15 to 3.2 cards wide; the card of each
+    end lies along it from the end's side.
+
+    Why: the outer corners of a row's outline have one side that runs along the
+    whole row, longer than any card, so corner guesses (proposals.complete_corners,
+    which require a card at least nearly as long as a side it shows) never give
+    the card lying at either end, and the covered card of a spread is lost; a
+    card is as high as the row, and its end side is whole.
+    """
+    out = []
+    longs = sorted({round(l, 1) for _, l in sizes})
+    for c in cs:
+        (cx, cy), (a, b), ang = cv2.minAreaRect(c)
+        t = np.deg2rad(ang)
+        u = np.array([np.cos(t), np.sin(t)], dtype=np.float32)
+        v = np.array([-u[1], u[0]], dtype=np.float32)
+        centre = np.array([cx, cy], dtype=np.float32)
+        for length, height, du, dv in ((a, b, u, v), (b, a, v, u)):
+            if height < min_short:
+                continue
+            widths = [s for s, l in sizes if 0.85 * l <= height <= 1.15 * l]
+            if not widths and not longs:
+                widths = [height / asp for asp in ROW_ASPECTS]
+            for w in widths:
+                if not 1.15 * w <= length <= 3.2 * w:
+                    continue
+                for end in (-1.0, 1.0):
+                    far = centre + du * (end * length / 2)
+                    near = far - du * (end * w)
+                    hv = dv * (height / 2)
+                    out.append(np.stack([far - hv, far + hv, near + hv, near - hv]))
+    if not out:
+        return []
+    arr = g.order_quads(np.array(out, dtype=np.float32))
+    return list(arr[g.card_shaped_many(arr, max_angle_dev=28.0)])
+
+
+def _crosses(q: np.ndarray, p: np.ndarray, r: np.ndarray) -> bool:
+    """Does the middle of line p-r run well inside quad q (a tenth of its short
+    side or more from its border)?"""
+    contour = np.asarray(q, dtype=np.float32).reshape(-1, 1, 2)
+    margin = 0.1 * float(g.edge_lengths(np.asarray(q, dtype=np.float32)).min())
+    for f in (0.3, 0.5, 0.7):
+        x, y = (p * (1 - f) + r * f).tolist()
+        if cv2.pointPolygonTest(contour, (float(x), float(y)), True) < margin:
+            return False
+    return True
+
+
+H = TypeVar("H", bound=Outline)
+
+
+def drop_rows(hyps: list[H], seams: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]],
+              max_iou: float = 0.85) -> list[H]:
+    """The hypotheses without the rows whose seams were found (and the same
+    outline found again by other contours or snapped a little)."""
+    groups = {id(q): q for q, _, _, _ in seams}
+    return [h for h in hyps if all(g.iou(h.quad, q) <= max_iou for q in groups.values())]
