@@ -14,7 +14,7 @@ nothing: a court picture's frame stops short of them), with the upper card's
 margin quiet beside it on one side (a picture has edges on both). A row whose
 seam is found is no card (`drop_rows`), and its cards are proposed
 (`row_guesses`): the parts either side of the line and cards of the group's
-height at its two ends and at the line. (Drawing the line into the edge map
+height at its two ends. (Drawing the line into the edge map
 instead, for seams.py to refuse the row, gave a wrong reading on the real
 train photos.) Rows not found whole (a notch where the cards' ends are not in
 line) give the cards at their ends from their outlines' bounding rectangles
@@ -31,7 +31,6 @@ import numpy as np
 from vision.detect import geometry as g
 from vision.detect.evidence import Evidence
 from vision.detect.prune import Outline
-from vision.detect.splits import _split_at
 
 #: Positions across the outline tried for a seam (share of its width), and the
 #: tilts (the far end moved by this share of its side: cards in a row lie a few
@@ -148,20 +147,24 @@ def _remap(arr: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 def row_guesses(seams: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]) -> list[np.ndarray]:
     """Card quads of the rows whose seams were found: the parts either side of
-    each seam and card-sized quads reaching from it (splits._split_at), and cards
-    of the group's height lying at its two ends (the bottom card of a row runs
-    on under the next one, past the seam)."""
+    each seam (the upper card, and what shows of the one under it), and cards of
+    the group's height lying at its two ends (the bottom card of a row runs on
+    under the next one, past the seam).
+
+    (Not card-sized quads reaching from the line, as splits.py proposes: snapped
+    onto the upper card's pips, one beat that card, a phantom on the training
+    decks.)
+    """
     out: list[np.ndarray] = []
     sides = ((0, 1, 3, 2), (0, 3, 1, 2))
     for q, p, r, way in seams:
         a0, a1, b0, b1 = sides[way]
-        qq = q[None].astype(np.float64)
-        found = _split_at(qq, sides[way], p[None].astype(np.float64), r[None].astype(np.float64))
-        # The parts either side of the line are a card's visible part only if
-        # no other seam of the group crosses them (else two cards, IMG_2650).
+        # A part is a card's visible part only if no other seam of the group
+        # crosses it (else two cards, IMG_2650).
         others = [(p2, r2) for q2, p2, r2, _ in seams if q2 is q and p2 is not p]
-        out.extend(part for part in found[:2] if not any(_crosses(part, p2, r2) for p2, r2 in others))
-        out.extend(found[2:])
+        for part in (np.stack([q[a0], p, r, q[b0]]), np.stack([p, q[a1], q[b1], r])):
+            if not any(_crosses(part, p2, r2) for p2, r2 in others):
+                out.append(part)
         width = min(float(np.linalg.norm(q[a1] - q[a0])), float(np.linalg.norm(q[b1] - q[b0])))
         centre = q.mean(axis=0)
         for e0, e1 in ((a0, b0), (a1, b1)):
