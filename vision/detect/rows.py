@@ -56,22 +56,27 @@ ROW_ENDS = 0.7
 #: ROW_GRADIENT) at ROW_QUIET of the middle samples: the upper card's margin.
 ROW_QUIET_PX = 5.0
 ROW_QUIET = 0.8
+#: `end_guesses`: an outline filling this share of its bounding rectangle or
+#: more may be a row (the notches where its cards' ends are not in line are small).
+ROW_FILL = 0.85
 #: Card aspects (long / short) for the cards of the row's height.
 ROW_ASPECTS = (1.38, 1.48)
-#: Outlines looked at: all when the frame has this many cards found whole or
-#: fewer (nothing to compare sizes with), else only those this much bigger than
-#: the middle one (about 15 ms a frame would go on scanning every card).
+#: Outlines looked at (`candidates`): those this much bigger than the smallest
+#: found whole, of up to ROW_FEW, or than the middle one of more.
 ROW_FEW = 3
 ROW_BIGGER = 1.25
 
 
 def candidates(quads: list[np.ndarray]) -> list[np.ndarray]:
-    """The outlines found whole worth scanning for a row's seam (see ROW_FEW)."""
-    if len(quads) <= ROW_FEW:
+    """The outlines found whole worth scanning for a row's seam: a frame's only
+    one (nothing to compare sizes with), else those ROW_BIGGER times the size of
+    the smallest (of up to ROW_FEW; the middle one of more) or more. (Scanning
+    every card cost about 1 ms a frame on the bench's rendered tables.)"""
+    if len(quads) <= 1:
         return list(quads)
     areas = np.array([g.quad_area(q) for q in quads])
-    typical = float(np.median(areas))
-    return [q for q, a in zip(quads, areas) if a >= ROW_BIGGER * typical]
+    ref = float(areas.min() if len(quads) <= ROW_FEW else np.median(areas))
+    return [q for q, a in zip(quads, areas) if a >= ROW_BIGGER * ref]
 
 
 def row_seams(ev: Evidence, quads: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
@@ -82,9 +87,17 @@ def row_seams(ev: Evidence, quads: list[np.ndarray]) -> list[tuple[np.ndarray, n
     out = []
     s = ROW_ALONG
     ends = (s <= ROW_END) | (s >= 1 - ROW_END)
-    first, last = s <= ROW_END, s >= 1 - ROW_END
+    h, w = ev.shape
     for q in quads:
         q = np.asarray(q, dtype=np.float32)
+        # The quad's neighbourhood only: gradients across each way's lines there.
+        x0, y0 = (max(0, int(v) - 10) for v in q.min(axis=0))
+        x1, y1 = (min(lim, int(v) + 11) for v, lim in zip(q.max(axis=0), (w, h)))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        gx, gy = ev.gx[y0:y1, x0:x1], ev.gy[y0:y1, x0:x1]
+        mag: np.ndarray | None = None
+        origin = np.array([x0, y0], dtype=np.float32)
         for way, (a0, a1, b0, b1) in enumerate(((0, 1, 3, 2), (0, 3, 1, 2))):
             height = 0.5 * (g.lengths(q[[b0, b1]] - q[[a0, a1]]).sum())  # along the line
             width = 0.5 * float(np.linalg.norm(q[a1] - q[a0]) + np.linalg.norm(q[b1] - q[b0]))
@@ -97,31 +110,40 @@ def row_seams(ev: Evidence, quads: list[np.ndarray]) -> list[tuple[np.ndarray, n
             r = q[b0] * (1 - tb[..., None]) + q[b1] * tb[..., None]  # (T, K, 2)
             p = np.broadcast_to(p, r.shape)
             pts = p[..., None, :] * (1 - s[:, None]) + r[..., None, :] * s[:, None]  # (T, K, S, 2)
-            d = r - p
-            n = np.stack([-d[..., 1], d[..., 0]], axis=-1)
-            n /= np.linalg.norm(n, axis=-1, keepdims=True) + 1e-9
-            best = np.zeros(pts.shape[:3], dtype=np.float32)
-            for k in range(-ROW_REACH, ROW_REACH + 1):
-                pk = (pts + k * n[..., None, :]).astype(np.float32)
-                gx, gy = _remap(ev.gx, pk), _remap(ev.gy, pk)
-                best = np.maximum(best, np.abs(gx * n[..., None, 0] + gy * n[..., None, 1]))
-            on = best >= ROW_GRADIENT
-            mid = on[..., ~ends].mean(axis=-1)
-            e1, e2 = on[..., first].mean(axis=-1), on[..., last].mean(axis=-1)
-            ok = (mid >= ROW_ON) & (np.minimum(e1, e2) >= ROW_END_MIN) & (e1 + e2 >= 2 * ROW_ENDS)
+            # The gradient across the lines (their tilts differ by a degree or
+            # two: one direction serves), its largest within ROW_REACH px.
+            along = (q[b0] + q[b1] - q[a0] - q[a1]) / 2
+            n0 = np.array([-along[1], along[0]], dtype=np.float32) / (float(np.linalg.norm(along)) + 1e-9)
+            across = cv2.dilate(np.abs(cv2.addWeighted(gx, float(n0[0]), gy, float(n0[1]), 0.0)),
+                                _reach(n0))
+            # The ends first (the margins: few lines pass), then the middles of
+            # the lines that do.
+            on_end = _at(across, pts[..., ends, :] - origin) >= ROW_GRADIENT
+            e1, e2 = on_end[..., :_N_END].mean(axis=-1), on_end[..., _N_END:].mean(axis=-1)
+            ok = (np.minimum(e1, e2) >= ROW_END_MIN) & (e1 + e2 >= 2 * ROW_ENDS)
+            if not ok.any():
+                continue
+            ti, ki = np.nonzero(ok)
+            mids = pts[ti, ki][:, ~ends]  # (L, M, 2)
+            on_mid = _at(across, mids - origin) >= ROW_GRADIENT
+            mid = np.zeros(ok.shape)
+            mid[ti, ki] = on_mid.mean(axis=-1)
+            ok &= mid >= ROW_ON
             if not ok.any():
                 continue
             # The upper card's white margin: no edge just beside the line on (at
             # least) one side; a court picture has edges on both.
-            quiet = np.zeros(on.shape[:2], dtype=bool)
+            if mag is None:
+                mag = cv2.magnitude(gx, gy)
+            ti, ki = np.nonzero(ok)
+            quiet = np.zeros(ok.shape, dtype=bool)
             for side in (-ROW_QUIET_PX, ROW_QUIET_PX):
-                pk = (pts + side * n[..., None, :]).astype(np.float32)
-                mag = np.hypot(_remap(ev.gx, pk), _remap(ev.gy, pk))[..., ~ends]
-                quiet |= (mag < ROW_GRADIENT).mean(axis=-1) >= ROW_QUIET
+                beside = _at(mag, pts[ti, ki][:, ~ends] + side * n0 - origin)
+                quiet[ti, ki] |= (beside < ROW_GRADIENT).mean(axis=-1) >= ROW_QUIET
             ok &= quiet
             if not ok.any():
                 continue
-            score = np.where(ok, mid + on[..., ends].mean(axis=-1), -1.0)
+            score = np.where(ok, mid + (e1 + e2) / 2, -1.0)
             per_t = score.max(axis=1)
             tilt = score.argmax(axis=1)
             for i in np.flatnonzero(per_t > 0):
@@ -138,11 +160,27 @@ def row_seams(ev: Evidence, quads: list[np.ndarray]) -> list[tuple[np.ndarray, n
     return out
 
 
-def _remap(arr: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear samples of `arr` at points (..., 2)."""
-    flat = pts.reshape(1, -1, 2)
-    v = cv2.remap(arr, flat, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return v.reshape(pts.shape[:-1])
+#: Samples at each end of a line.
+_N_END = int((ROW_ALONG <= ROW_END).sum())
+
+
+def _reach(n: np.ndarray) -> np.ndarray:
+    """A dilation kernel reaching ROW_REACH px either way along direction `n`
+    (the largest value across a line within that reach, in one lookup)."""
+    size = 2 * ROW_REACH + 1
+    kernel = np.zeros((size, size), np.uint8)
+    c = np.array([ROW_REACH, ROW_REACH], dtype=np.float32)
+    a, b = np.rint(c - ROW_REACH * n).astype(int), np.rint(c + ROW_REACH * n).astype(int)
+    cv2.line(kernel, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, 1)
+    return kernel
+
+
+def _at(arr: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Nearest-pixel values of `arr` at points (..., 2), clipped to its edge."""
+    ij = np.rint(pts).astype(np.int64)
+    x = np.minimum(np.maximum(ij[..., 0], 0), arr.shape[1] - 1)
+    y = np.minimum(np.maximum(ij[..., 1], 0), arr.shape[0] - 1)
+    return arr[y, x]
 
 
 def row_guesses(seams: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]) -> list[np.ndarray]:
@@ -202,6 +240,8 @@ def end_guesses(cs: list[np.ndarray], sizes: list[tuple[float, float]], min_shor
     longs = sorted({round(l, 1) for _, l in sizes})
     for c in cs:
         (cx, cy), (a, b), ang = cv2.minAreaRect(c)
+        if cv2.contourArea(c) < ROW_FILL * a * b:
+            continue  # no row's rectangle (cards lying across each other)
         t = np.deg2rad(ang)
         u = np.array([np.cos(t), np.sin(t)], dtype=np.float32)
         v = np.array([-u[1], u[0]], dtype=np.float32)
