@@ -150,7 +150,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     guesses += splits.split_guesses(ev, [s.quad for s in strong])
     # A row of cards each partly over the next, found whole as one card: its
     # seams are too faint for the edge map (rows.py): the row is no card.
-    seams = rows.row_seams(ev, rows.candidates([s.quad for s in strong]))
+    seams = rows.row_seams(ev, *rows.candidates([s.quad for s in strong]))
     guesses += rows.row_guesses(seams)
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by

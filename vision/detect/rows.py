@@ -67,23 +67,28 @@ ROW_FEW = 3
 ROW_BIGGER = 1.25
 
 
-def candidates(quads: list[np.ndarray]) -> list[np.ndarray]:
+def candidates(quads: list[np.ndarray]) -> tuple[list[np.ndarray], list[float]]:
     """The outlines found whole worth scanning for a row's seam: a frame's only
     one (nothing to compare sizes with), else those ROW_BIGGER times the size of
-    the smallest (of up to ROW_FEW; the middle one of more) or more. (Scanning
-    every card cost about 1 ms a frame on the bench's rendered tables.)"""
+    the smallest (of up to ROW_FEW; the middle one of more) or more; and the long
+    sides of the others, the cards' heights a row may have. (Scanning every card
+    cost about 1 ms a frame on the bench's rendered tables.)"""
     if len(quads) <= 1:
-        return list(quads)
+        return list(quads), []
     areas = np.array([g.quad_area(q) for q in quads])
     ref = float(areas.min() if len(quads) <= ROW_FEW else np.median(areas))
-    return [q for q, a in zip(quads, areas) if a >= ROW_BIGGER * ref]
+    big = areas >= ROW_BIGGER * ref
+    longs = [float(g.short_long(q[None])[0, 1]) for q, b in zip(quads, big) if not b]
+    return [q for q, b in zip(quads, big) if b], longs
 
 
-def row_seams(ev: Evidence, quads: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
+def row_seams(ev: Evidence, quads: list[np.ndarray], longs: list[float] | None = None
+              ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
     """Faint straight lines crossing the outlines `quads` from side to side,
     parallel to a pair of their sides, where the group would be a row of cards of
-    its height: (quad, line start, line end, way) for each, way 0 from side q0-q1
-    to side q3-q2, way 1 from q0-q3 to q1-q2."""
+    its height (one of `longs`, the cards' long sides, within 15%, if given):
+    (quad, line start, line end, way) for each, way 0 from side q0-q1 to side
+    q3-q2, way 1 from q0-q3 to q1-q2."""
     out = []
     s = ROW_ALONG
     ends = (s <= ROW_END) | (s >= 1 - ROW_END)
@@ -104,6 +109,8 @@ def row_seams(ev: Evidence, quads: list[np.ndarray]) -> list[tuple[np.ndarray, n
             card_w = height / ROW_ASPECTS[1]
             if width < 1.1 * card_w or width > 3.2 * card_w:
                 continue  # one card, or no row of cards this high
+            if longs and not any(0.85 * v <= height <= 1.15 * v for v in longs):
+                continue  # not as high as the cards
             t = ROW_STEPS[:, None]
             tb = np.clip(t + np.array(ROW_TILTS)[None, :], 0.0, 1.0)  # (T, K)
             p = q[a0] * (1 - t[..., None]) + q[a1] * t[..., None]  # (T, 1, 2)
@@ -238,9 +245,14 @@ def end_guesses(cs: list[np.ndarray], sizes: list[tuple[float, float]], min_shor
     """
     out = []
     longs = sorted({round(l, 1) for _, l in sizes})
+    # A row covers more than one card (a card and a sliver of the next at least).
+    least = 1.1 * min(s * l for s, l in sizes) if sizes else 0.0
     for c in cs:
+        area = cv2.contourArea(c)
+        if area < least:
+            continue
         (cx, cy), (a, b), ang = cv2.minAreaRect(c)
-        if cv2.contourArea(c) < ROW_FILL * a * b:
+        if area < ROW_FILL * a * b:
             continue  # no row's rectangle (cards lying across each other)
         t = np.deg2rad(ang)
         u = np.array([np.cos(t), np.sin(t)], dtype=np.float32)
