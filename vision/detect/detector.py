@@ -151,7 +151,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # A row of cards each partly over the next, found whole as one card: its
     # seams are too faint for the edge map (rows.py): the row is no card.
     seams = rows.row_seams(ev, *rows.candidates([s.quad for s in strong]))
-    guesses += rows.row_guesses(seams)
+    # (Not snapped: a covered end card's hidden side snapped onto the pips of
+    # the card on it, too wide a card holding both, IMG_2632.)
+    in_row = [s for s in select.score_many(ev, rows.row_guesses(seams)) if s.support >= 0.3]
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.
@@ -163,7 +165,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     hyps = select.dedupe([s for s in hyps if s.support >= 0.3])
     hyps.sort(key=lambda s: -s.support)
     polished = _polish(ev, hyps[: config.max_refine])
-    pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:], white))
+    pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:] + in_row, white))
     pool, groups = prune.split_groups(pool)
     if groups:
         # The other cards of a fan or a sloppy stack start at the group's

@@ -59,6 +59,9 @@ ROW_QUIET = 0.8
 #: `end_guesses`: an outline filling this share of its bounding rectangle or
 #: more may be a row (the notches where its cards' ends are not in line are small).
 ROW_FILL = 0.85
+#: `end_guesses` without cards found whole: a row's length is this many times
+#: its height or more.
+ROW_OBLONG = 1.1
 #: Card aspects (long / short) for the cards of the row's height.
 ROW_ASPECTS = (1.38, 1.48)
 #: Outlines looked at (`candidates`): those this much bigger than the smallest
@@ -258,7 +261,19 @@ def end_guesses(cs: list[np.ndarray], sizes: list[tuple[float, float]], min_shor
         u = np.array([np.cos(t), np.sin(t)], dtype=np.float32)
         v = np.array([-u[1], u[0]], dtype=np.float32)
         centre = np.array([cx, cy], dtype=np.float32)
-        for length, height, du, dv in ((a, b, u, v), (b, a, v, u)):
+        ways = ((a, b, u, v), (b, a, v, u))
+        if sizes:
+            # A near-square outline (a card and the strip of one below it) fits
+            # both ways: the row runs the way whose height is nearer a card's
+            # (else a card across both, IMG_2618).
+            miss = [min(abs(h / l - 1.0) for _, l in sizes) for _, h, _, _ in ways]
+            ways = (ways[int(np.argmin(miss))],)
+        else:
+            # No card to compare with: the row runs along the outline's clearly
+            # longer side (a square one may be a card and a strip of the one
+            # under it either way, IMG_2618).
+            ways = tuple(w_ for w_ in ways if w_[0] >= ROW_OBLONG * w_[1])
+        for length, height, du, dv in ways:
             if height < min_short:
                 continue
             widths = [s for s, l in sizes if 0.85 * l <= height <= 1.15 * l]
