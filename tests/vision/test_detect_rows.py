@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from vision_helpers import deck_or_skip, real_boxes
 
-from vision import cardart
 from vision.detect import DetectorConfig, detect_cards, rows
 from vision.detect import geometry as g
 from vision.detect.evidence import gather
