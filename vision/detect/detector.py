@@ -4,7 +4,8 @@ card lies on which, and the upright crops of its visible corner indices.
 How (see the modules for why): gather edge evidence at a bounded work scale; propose
 quads from closed outlines (whole cards), from right-angled corners of merged
 outlines (overlapping cards) and from straight borders crossing an outline found
-whole (a fan whose outline is card-shaped itself: splits.py); snap them onto the
+whole (a fan whose outline is card-shaped itself: splits.py) and at faint seams and
+the ends of a row of cards each partly over the next (rows.py); snap them onto the
 edges, the ones falling just short again from further away (rescue.py); credit a
 card running out of the picture the outline it cannot show (cutoff.py); drop
 shapes printed on a card (printed.py), outlines far smaller than the cards
