@@ -4,7 +4,8 @@ card lies on which, and the upright crops of its visible corner indices.
 How (see the modules for why): gather edge evidence at a bounded work scale; propose
 quads from closed outlines (whole cards), from right-angled corners of merged
 outlines (overlapping cards) and from straight borders crossing an outline found
-whole (a fan whose outline is card-shaped itself: splits.py); snap them onto the
+whole (a fan whose outline is card-shaped itself: splits.py) and at faint seams and
+the ends of a row of cards each partly over the next (rows.py); snap them onto the
 edges, the ones falling just short again from further away (rescue.py); credit a
 card running out of the picture the outline it cannot show (cutoff.py); drop
 shapes printed on a card (printed.py), outlines far smaller than the cards
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detect import darkest, outline, proposals, prune, refine, select, splits
+from vision.detect import darkest, outline, proposals, prune, refine, rows, select, splits
 from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
@@ -135,6 +136,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     sizes = _typical_sizes(strong)
     rest, inner = _unexplained(rest, strong, sizes, ev.shape)
     guesses = proposals.corner_hypotheses(rest, sizes, min_short)
+    # A row of cards (a spread): its end cards, which no corner gives (rows.py).
+    guesses += rows.end_guesses(rest, sizes, min_short)
     # A big outline inside a strong one may be a card of a touching pair (the strong
     # outline being the pair): guess from its own sides, not from the pair's size.
     halves = [(min(s, l / 2), max(s, l / 2)) for s, l in sizes]
@@ -146,6 +149,12 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # (Outlines found whole only: splitting every one of 0.75 support or more
     # found no card more on the training decks or the real train photos.)
     guesses += splits.split_guesses(ev, [s.quad for s in strong])
+    # A row of cards each partly over the next, found whole as one card: its
+    # seams are too faint for the edge map (rows.py): the row is no card.
+    seams = rows.row_seams(ev, *rows.candidates([s.quad for s in strong]))
+    # (Not snapped: a covered end card's hidden side snapped onto the pips of
+    # the card on it, too wide a card holding both, IMG_2632.)
+    in_row = [s for s in select.score_many(ev, rows.row_guesses(seams)) if s.support >= 0.3]
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.
@@ -157,7 +166,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     hyps = select.dedupe([s for s in hyps if s.support >= 0.3])
     hyps.sort(key=lambda s: -s.support)
     polished = _polish(ev, hyps[: config.max_refine])
-    pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:], white))
+    pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:] + in_row, white))
     pool, groups = prune.split_groups(pool)
     if groups:
         # The other cards of a fan or a sloppy stack start at the group's
@@ -174,6 +183,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     # the wide snap tilted it onto the top card's pictures, IMG_2632.)
     pool += _not_printed(ev, snap_again(ev, pool, config.min_support, sizes), white)
     pool += paired
+    if seams:
+        pool = rows.drop_rows(pool, seams)
     stacked = np.stack([s.quad for s in pool]).astype(np.float32) if pool else None
     pool = credit_cut_off(ev, pool, sizes, stacked)
     pool = drop_tiny(ev, pool, config.min_support, stacked)
