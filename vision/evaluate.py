@@ -298,6 +298,39 @@ def _time_classify(clf: IndexClassifier, n: int = 16, runs: int = 50
     return float(np.median(times) * 1000), float(np.min(times) * 1000)
 
 
+def _time_pips(decks: list[Any], n_scenes: int = 8) -> tuple[float, float, float, int]:
+    """Median milliseconds of pips.count_pips per whole face-up card of rendered
+    scenes of `decks` (median of 3 calls each): all, counted, refused; and the number
+    of cards. It runs only for cards the network left unread (pipcheck.py)."""
+    import time
+
+    from vision.recognize.pips import count_pips
+    from vision.scene import SceneRenderer, random_scene_spec
+
+    rng = np.random.default_rng(77)
+    renderer = SceneRenderer()
+    per: list[float] = []
+    counted: list[bool] = []
+    for _ in range(n_scenes):
+        image, truth = renderer.render(random_scene_spec(rng, decks, 8, overlap=0.4), rng)
+        for t in truth:
+            if t.face_down or t.visible_fraction < 0.98:
+                continue
+            times = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                got = count_pips(image, t.corners)
+                times.append(time.perf_counter() - t0)
+            per.append(float(np.median(times)) * 1000)
+            counted.append(got is not None)
+    ms, yes = np.array(per), np.array(counted, dtype=bool)
+
+    def med(a: np.ndarray) -> float:
+        return float(np.median(a)) if len(a) else float("nan")
+
+    return med(ms), med(ms[yes]), med(ms[~yes]), len(ms)
+
+
 def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int | None = None
           ) -> dict[str, float]:
     """The recognition part of `make bench`: prints a table, returns the key figures.
@@ -318,6 +351,16 @@ def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int 
     out(f"index classifier ({clf.model_path.name}, "
         f"{clf.model_path.stat().st_size / 1e6:.2f} MB): 16 patches (8 cards) in "
         f"{med:.1f} ms median, {best:.1f} ms best, one thread")
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        p_all, p_yes, p_no, p_n = _time_pips(decks)
+    finally:
+        cv2.setNumThreads(threads)
+    figures["pips_ms"] = p_all
+    out(f"pip count of a whole card (number cards' second witness, pipcheck.py): "
+        f"{p_all:.2f} ms median over {p_n} cards ({p_yes:.2f} counted, {p_no:.2f} "
+        f"refused), one thread")
     out(f"recognition on rendered scenes of held-out decks "
         f"({', '.join(d.name for d in decks)}), {scenes} scenes x 8 cards:")
     for mode in ("truth", "detect"):

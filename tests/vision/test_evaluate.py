@@ -48,3 +48,16 @@ def test_known_label_mistakes_are_corrected() -> None:
 
         pytest.skip("real photos not present")
     assert [rank for rank, _ in real_labels(REAL_PHOTOS, "train")["IMG_2396.JPG"]] == ["10"]
+
+
+def test_pip_timing_for_the_bench_counts_whole_cards() -> None:
+    from vision.evaluate import _time_pips
+    from vision.training.split import heldout_decks
+
+    decks = heldout_decks()
+    if not decks:
+        import pytest
+
+        pytest.skip("card art unavailable")
+    all_ms, counted_ms, refused_ms, n = _time_pips(decks, n_scenes=2)
+    assert n >= 4 and 0 < all_ms < 1000
