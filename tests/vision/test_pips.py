@@ -169,3 +169,81 @@ def test_real_photos_nines_and_tens_counted_courts_and_aces_not(name: str) -> No
         seen.append((rank, got.count if got else None))
     want = [(rank, int(rank) if rank in ("9", "10") else None) for rank, _ in labels]
     assert seen == want
+
+
+# --- the suit the pips' shape shows ------------------------------------------------
+
+
+@pytest.mark.parametrize("deck_name", ["gnome/anglo", "gnome/berlin"])
+def test_number_cards_show_their_suit_in_their_pips(deck_name: str) -> None:
+    """Clubs against spades and diamonds against hearts, on two training decks of
+    different art: every whole number card of every suit gets its suit."""
+    deck = deck_or_skip(deck_name)
+    for i, rank in enumerate(NUMBER_RANKS):
+        for suit in SUITS:
+            img, quad = _card_scene(deck, rank + suit, angle=-20 + 9 * i)
+            got = count_pips(img, quad)
+            assert got is not None and got.suit == suit, f"{deck_name} {rank}{suit}: {got}"
+
+
+def test_four_colour_pips_give_their_suit_never_another() -> None:
+    """Blue spades, green clubs, orange diamonds: the shape decides, not the ink."""
+    deck = deck_or_skip("gnome/anglo_modern_4_color")
+    given = 0
+    for rank in NUMBER_RANKS:
+        for suit in SUITS:
+            got = count_pips(*_card_scene(deck, rank + suit))
+            assert got is None or got.suit in (None, suit), f"{rank}{suit}: {got}"
+            given += got is not None and got.suit == suit
+    assert given >= 30, given
+
+
+def _pip_boxes(art: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, w, h) of the big ink blobs between a card art's index columns."""
+    h, w = art.shape[:2]
+    ink = ((art[:, :, :3].min(axis=2) < 150) & (art[:, :, 3] > 0)).astype(np.uint8)
+    ink[:, :int(0.19 * w)] = 0
+    ink[:, int(0.81 * w):] = 0
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+    return [tuple(int(v) for v in stats[i, :4]) for i in range(1, n)
+            if stats[i, cv2.CC_STAT_AREA] > 0.002 * w * h]
+
+
+def _lay_art(art: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    img = _table()
+    quad = _quad(320, 240, 260, 12, 0.05)
+    _lay(img, art, quad)
+    return img, quad
+
+
+def test_round_pips_get_a_count_but_no_suit() -> None:
+    """A deck printing plain dots (an odd, ornamental deck): the pips still count,
+    but a dot is no club, spade, diamond or heart, in either colour."""
+    deck = deck_or_skip("gnome/anglo")
+    for card in ("3C", "6S", "8D", "9H"):
+        art = cardart.render_card(deck, card, 400)
+        dots = art.copy()
+        for x, y, w, h in _pip_boxes(art):
+            colour = tuple(int(v) for v in art[y + h // 2, x + w // 2, :3]) + (255,)
+            dots[y - 1:y + h + 1, x - 1:x + w + 1, :3] = 255
+            cv2.circle(dots, (x + w // 2, y + h // 2), min(w, h) // 2, colour, -1, cv2.LINE_AA)
+        got = count_pips(*_lay_art(dots))
+        assert got is not None and got.count == int(card[:-1]), (card, got)
+        assert got.suit is None, (card, got)
+
+
+@pytest.mark.parametrize("upper,lower", [("C", "S"), ("S", "C"), ("D", "H"), ("H", "D")])
+def test_pips_of_two_suits_give_no_suit(upper: str, lower: str) -> None:
+    """Every pip must show the same suit: a card whose upper half prints clubs and
+    lower half spades (or diamonds over hearts) is counted but gets no suit."""
+    deck = deck_or_skip("gnome/simplistic")
+    counted = 0
+    for rank in ("2", "3", "4", "5", "6", "9"):
+        top = cardart.render_card(deck, rank + upper, 400)
+        bottom = cardart.render_card(deck, rank + lower, 400)
+        half = top.shape[0] // 2
+        art = np.concatenate([top[:half], bottom[half:]])
+        got = count_pips(*_lay_art(art))
+        assert got is None or got.suit is None, (rank, upper, lower, got)
+        counted += got is not None
+    assert counted >= 4, counted
