@@ -50,6 +50,23 @@ right; red/black = the pips' colour against the suit, over counted cards):
 - Time, one thread, shared 2-core machine under load: median 0.63 ms a card (600
   whole cards of detected-quad training scenes, each the median of 5 calls); cards
   counted 1.2-1.3 ms, cards refused 0.4 ms (most refusals come early).
+
+The suit (PipCount.suit): the pips print the suit a second time, large, where the
+network's suit bars are steepest (an unfamiliar deck's clubs read as spades). The
+colour already splits red from black; each pip, turned upright by the layout (the
+lower half's pips are printed turned), gives shape features (where its outline falls
+short of its convex hull: a club's hollows between its lobes, a heart's notch; its
+widest row, top width, centre of mass, fill, solidity), scored along a linear
+discriminant per colour; every pip must be beyond the bar on the same side, else
+None (dots, two suits' pips, a deck printing its lower pips upright).
+- Developed on the cached scenes above (training + calibration decks, true and
+  detected quads, 3728 counted cards): suits given 3045, 0 wrong. Fresh scenes
+  (seeds 41, 31, 21, 32; 6410 counted): 3605 given (true quads 90%, detected
+  75-81%), 0 wrong. Leave-one-deck-out: black 55%, red 98% given at 0 wrong.
+  Real images/train, counted nines and tens (suits checked by eye): 90 of 96
+  given, 0 wrong (6 clubs None).
+- Time: 0.74 ms more per counted card (median, one thread; 0.1 ms over all whole
+  cards: refused cards never reach it).
 """
 
 from __future__ import annotations
