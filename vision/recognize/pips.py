@@ -75,7 +75,7 @@ None (dots, two suits' pips, a deck printing its lower pips upright).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -522,31 +522,27 @@ _TURNED_BELOW = 0.53
 _SUIT_ZOOM = 4
 
 
-def _pip_features(card: _Card, labels: np.ndarray, stats: np.ndarray, ids: np.ndarray
-                  ) -> np.ndarray:
-    """Shape features of each pip (rows, in _FEATURES order), the pip turned upright.
+def _upright_pips(card: _Card, labels: np.ndarray, stats: np.ndarray, ids: np.ndarray
+                  ) -> Iterator[np.ndarray]:
+    """Each pip's soft ink (share below paper, float32, 0 off the pip), turned upright.
 
-    Why these: a club is three round lobes on a stem (hollows at its sides, up
+    Why the shape: a club is three round lobes on a stem (hollows at its sides, up
     between the lobes; a round top), a spade one point over two lobes on a stem
     (convex above its widest row, hollow only round the stem); a heart two lobes
     with a notch at the top (its mass high, widest near the top, point below), a
     diamond four points (convex or hollow all round alike, widest in the middle).
-    Every feature is a share of the pip's own size, so pips of any size compare.
     """
     ratio = 1.0 - card.dark / card.paper
-    out = []
     for i, (x, y, w, h) in zip(ids, stats[:, :4]):
         x0, y0 = max(x - 1, 0), max(y - 1, 0)
         own = cv2.dilate((labels[y0:y + h + 1, x0:x + w + 1] == i).astype(np.uint8), _CORE)
         soft = (ratio[y0:y + h + 1, x0:x + w + 1] * own).astype(np.float32)
-        if (y + h / 2) / CANON_H > _TURNED_BELOW:
-            soft = soft[::-1, ::-1]
-        out.append(_shape_of(soft))
-    return np.array(out)
+        yield soft[::-1, ::-1] if (y + h / 2) / CANON_H > _TURNED_BELOW else soft
 
 
 def _shape_of(soft: np.ndarray) -> list[float]:
-    """_FEATURES of one upright pip given as soft ink (share below paper, 0 outside)."""
+    """_FEATURES of one upright pip given as soft ink (share below paper, 0 outside).
+    Every feature is a share of the pip's own size, so pips of any size compare."""
     inked = soft[soft > 0]
     if inked.size < 4:
         return [0.0] * len(_FEATURES)
@@ -566,14 +562,15 @@ def _shape_of(soft: np.ndarray) -> list[float]:
     x, y, w, h = cv2.boundingRect(outline)
     hull = np.zeros_like(shape)
     cv2.fillConvexPoly(hull, cv2.convexHull(outline), 1)
-    width = shape.sum(axis=1, dtype=np.int32)[y:y + h]
-    rows = hull.sum(axis=1, dtype=np.int32)[y:y + h] - width
+    width = cv2.reduce(shape[y:y + h], 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+    rows = cv2.reduce(hull[y:y + h], 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() - width
     area = max(float(width.sum()), 1.0)
     upper = float(rows[int(0.1 * h):int(0.55 * h)].sum()) / area
     lower = float(rows[int(0.55 * h):].sum()) / area
     cols = slice(x + int(0.35 * w), x + int(0.65 * w))
     top_rows = slice(y, y + int(0.3 * h))
-    notch = float(int(hull[top_rows, cols].sum()) - int(shape[top_rows, cols].sum())) / area
+    notch = float(cv2.countNonZero(hull[top_rows, cols])
+                  - cv2.countNonZero(shape[top_rows, cols])) / area
     widest = float(np.argmax(width)) / h
     top = float(width[:max(1, h // 8)].mean()) / max(float(width.max()), 1.0)
     centroid = float(np.dot(width, np.arange(h, dtype=np.float64))) / area / h
@@ -606,10 +603,16 @@ def _pip_suit(card: _Card, labels: np.ndarray, stats: np.ndarray, ids: np.ndarra
         _RED_RULE if red else _BLACK_RULE)
     if float(stats[:, cv2.CC_STAT_HEIGHT].min()) * scale < least_px:
         return None
-    z = _pip_features(card, labels, stats, ids) @ np.asarray(weights) - mid
-    if z.min() > each and float(np.median(z)) > middle:
+    z: list[float] = []
+    for soft in _upright_pips(card, labels, stats, ids):
+        score = float(np.dot(_shape_of(soft), weights)) - mid
+        if abs(score) <= each or (z and (score > 0) != (z[0] > 0)):
+            return None  # one pip unsure, or of the other suit: no need to look on
+        z.append(score)
+    middle_score = float(np.median(z))
+    if z[0] > 0 and middle_score > middle:
         return plus
-    if z.max() < -each and float(np.median(z)) < -middle:
+    if z[0] < 0 and middle_score < -middle:
         return minus
     return None
 
