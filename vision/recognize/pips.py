@@ -592,8 +592,8 @@ def _pip_suit(card: _Card, labels: np.ndarray, stats: np.ndarray, ids: np.ndarra
     """The suit every pip's shape shows, or None unless all are sure of the same.
 
     Colour splits red from black; each pip's features then give a score along a
-    linear discriminant fitted on the training and calibration decks' pips
-    (/tmp/s6c/fit.py; in units of its spread inside a suit): positive for clubs
+    linear discriminant fitted on the training and calibration decks' pips (in
+    units of its spread inside a suit; see _BLACK_RULE): positive for clubs
     (diamonds), negative for spades (hearts). Every pip must score beyond a bar on
     the same side, and their median further (one pip's score is noisy, a deck's
     odd shape moves them all). Why so strict: the caller may give a card on this,
@@ -617,11 +617,13 @@ def _pip_suit(card: _Card, labels: np.ndarray, stats: np.ndarray, ids: np.ndarra
     return None
 
 
-
 #: (weights per feature, midpoint, bar for every pip, bar for the pips' median,
-#: least pip height in the image in pixels, (suit above, suit below)): fitted by
-#: /tmp/s6c/fit.py on the pips of every whole card counted in rendered scenes of the
-#: training and calibration decks (true and detected quads, 3728 cards). Bars and
+#: least pip height in the image in pixels, (suit above, suit below)). Fitted
+#: (Fisher's discriminant: within-suit covariance solved against the two suits'
+#: mean difference, scaled to unit spread, midpoint halfway between the means) on
+#: the pips of every whole card counted in rendered scenes of the training and
+#: calibration decks (the pips of the module figures' "developed on" scenes: true
+#: and detected quads, 3728 cards; refit when _shape_of changes). Bars and
 #: heights read off a leave-one-deck-out run (each deck scored by a rule fitted
 #: without it): black, every pip beyond 1.5 and the median beyond 2.0, gave 0
 #: wrong of 1766 clubs and spades, 66% given (0 wrong down to 1.0 and 2.0, 68%;
