@@ -251,3 +251,19 @@ def test_pips_of_two_suits_give_no_suit(upper: str, lower: str) -> None:
         assert got is None or got.suit is None, (rank, upper, lower, got)
         counted += got is not None
     assert counted >= 4, counted
+
+
+def test_a_near_square_card_read_both_ways_keeps_a_suit_only_if_both_agree(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A near-square quad is counted both ways; the same count with two suits is a
+    count without a suit."""
+    from vision.recognize import pips
+
+    seen = iter(["C", "S", "C", "C"])
+    monkeypatch.setattr(pips, "_count", lambda image, q: pips.PipCount(
+        count=5, red=False, size_spread=1.0, symmetry=0.0, suit=next(seen)))
+    square = np.array([[0, 0], [100, 0], [100, 105], [0, 105]], np.float32)
+    first = count_pips(_table(), square)
+    assert first is not None and (first.count, first.suit) == (5, None)
+    second = count_pips(_table(), square)
+    assert second is not None and (second.count, second.suit) == (5, "C")

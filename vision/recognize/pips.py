@@ -76,7 +76,7 @@ None (dots, two suits' pips, a deck printing its lower pips upright).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -157,6 +157,8 @@ def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
     counts = [c for c in (_count(image, q), _count(image, q[[1, 2, 3, 0]])) if c is not None]
     if not counts or any(c.count != counts[0].count for c in counts):
         return None
+    if any(c.suit != counts[0].suit for c in counts):  # nor a suit unless both agree
+        return replace(counts[0], suit=None)
     return counts[0]
 
 
