@@ -9,6 +9,14 @@ phone photo of a card or two lost the card and kept the specks. The largest
 outline that looks like a card (not like a block of a checked cloth) tells the
 size; perspective changes a card's size by well under 2x and two cards side by
 side make an outline of twice a card, so a fifth of it keeps every card.
+
+A card beside a big sheet: an envelope, a notebook or a printed page on the table
+has a crisp outline of card proportions too, and as the largest it set the size,
+so a card a fifth of its size or less was dropped as a speck (real train photos: a
+queen beside an envelope). Specks are rarely as crisp as a card lying whole: an
+outline backed by edges all round, lying clear of the reference and at least
+prune.LONE_SHARE of it, is kept (prune.lone_card); select.choose and
+prune.drop_small keep it likewise when one outline alone was seen whole there.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ MIN_SIDE = 0.4
 #: Candidates for the reference judged at once (largest first; the first
 #: nearly always passes).
 BATCH = 4
+
+
 def drop_tiny(
     ev: Evidence, hyps: list[select.Scored], min_support: float, quads: np.ndarray | None = None
 ) -> list[select.Scored]:
