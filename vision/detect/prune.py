@@ -281,6 +281,29 @@ def _margin(inner: np.ndarray, outer: np.ndarray) -> float:
     return float(inside.min() / short)
 
 
+#: `lone_card`: a crisp outline at least this share of the reference's area (a
+#: card beside an envelope was 0.19 of it; pips are a few hundredths of a card).
+LONE_SHARE = 0.12
+#: `crisp`: edge support all round and on the weakest side.
+CRISP_SUPPORT, CRISP_SIDE = 0.95, 0.85
+
+
+def crisp(support: float, side_min: float) -> bool:
+    """An outline backed by edges all round: a card lying whole, not a speck of
+    texture (whose outlines break up)."""
+    return support >= CRISP_SUPPORT and side_min >= CRISP_SIDE
+
+
+def lone_card(quad: np.ndarray, area: float, ref_area: float, refs: list[np.ndarray]) -> bool:
+    """May a crisp outline of `area` be a card although under the size rules for
+    `ref_area`? Only at LONE_SHARE of it or more and lying clear of every quad of
+    `refs` (the outlines that set the size): a piece of a card, or a picture
+    printed on one, lies inside it. Why: an envelope, a notebook or a printed
+    page has a crisp card-shaped outline too, and as the largest it set the size
+    that dropped the card beside it (see sizes.py)."""
+    return area >= LONE_SHARE * ref_area and apart(quad, refs)
+
+
 def drop_small(chosen: list[C], ratio: float = 0.3, frame: tuple[int, int] | None = None
                ) -> list[C]:
     """Cards in one frame are of a size: drop quads under `ratio` times the area of
@@ -292,15 +315,21 @@ def drop_small(chosen: list[C], ratio: float = 0.3, frame: tuple[int, int] | Non
     areas = [g.quad_area(c.quad) for c in chosen]
     whole = [i for i, c in enumerate(chosen) if c.visible_outline >= 0.97 and c.support >= 0.9]
     ref = max((areas[i] for i in whole), default=0.0)
+    quads = [c.quad for c in chosen]
+    # The one card of its size seen whole may be a sheet (lone_card): a crisp
+    # card lying clear of it is kept.
+    big = [i for i in whole if areas[i] >= ratio * ref]
+    lone = [areas[i] < ratio * ref and len(big) == 1 and c.visible_outline >= 0.97 and c.support >= CRISP_SUPPORT
+            and lone_card(c.quad, areas[i], ref, quads[:i] + quads[i + 1:])
+            for i, c in enumerate(chosen)]
     if frame is None or len(whole) < 3:
-        return [c for a, c in zip(areas, chosen) if a >= ratio * ref]
+        return [c for a, c, keep in zip(areas, chosen, lone) if a >= ratio * ref or keep]
     centres = np.array([c.quad.mean(axis=0) for c in chosen], dtype=np.float64)
     field = SizeField([tuple(centres[i]) for i in whole], [areas[i] for i in whole], frame)
     far = field.far(np.array(areas), centres)
-    quads = [c.quad for c in chosen]
     # Kept by the slant alone: only a card lying apart (a piece of a card is no
     # far card).
-    return [c for i, (a, c) in enumerate(zip(areas, chosen)) if a >= ratio * ref or (
+    return [c for i, (a, c) in enumerate(zip(areas, chosen)) if a >= ratio * ref or lone[i] or (
         far[i] and apart(c.quad, quads[:i] + quads[i + 1:]))]
 
 

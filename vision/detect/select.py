@@ -217,6 +217,13 @@ def choose(
                     for k in np.flatnonzero(far):
                         far[k] = prune.apart(quads[cand[k]], [quads[p] for p in chosen_idx])
                     small &= ~far
+                if small.any() and len(whole_dims) == 1:
+                    # One outline seen whole may be a sheet (an envelope, a
+                    # notebook): a crisp card lying clear of it is kept to be judged.
+                    for k in np.flatnonzero(small):
+                        i = int(cand[k])
+                        small[k] = not (prune.crisp(float(sup[i]), float(side_min[i])) and prune.lone_card(
+                            quads[i], float(areas[i]), typical, [quads[p] for p in chosen_idx]))
                 cand = cand[~small]
                 if not len(cand):
                     alive[whole] = False

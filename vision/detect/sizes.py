@@ -9,6 +9,14 @@ phone photo of a card or two lost the card and kept the specks. The largest
 outline that looks like a card (not like a block of a checked cloth) tells the
 size; perspective changes a card's size by well under 2x and two cards side by
 side make an outline of twice a card, so a fifth of it keeps every card.
+
+A card beside a big sheet: an envelope, a notebook or a printed page on the table
+has a crisp outline of card proportions too, and as the largest it set the size,
+so a card a fifth of its size or less was dropped as a speck (real train photos: a
+queen beside an envelope). Specks are rarely as crisp as a card lying whole: an
+outline backed by edges all round, lying clear of the reference and at least
+prune.LONE_SHARE of it, is kept (prune.lone_card); select.choose and
+prune.drop_small keep it likewise when one outline alone was seen whole there.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import numpy as np
 from vision.detect import geometry as g
 from vision.detect import outline, select
 from vision.detect.evidence import Evidence
+from vision.detect.prune import crisp, lone_card
 
 #: Outlines under this share of the reference card's area are dropped.
 TINY = 0.2
@@ -48,18 +57,22 @@ def drop_tiny(
     # Nothing could be dropped even by the largest candidate: skip the tests.
     if not ok.any() or areas.min() >= TINY * areas[ok].max():
         return hyps
-    ref = reference_area(ev, hyps, quads, areas, np.flatnonzero(ok))
-    return [h for a, h in zip(areas.tolist(), hyps) if a >= TINY * ref]
+    at = reference(ev, hyps, quads, areas, np.flatnonzero(ok))
+    if at is None:
+        return hyps
+    ref = float(areas[at])
+    return [h for a, h, q in zip(areas.tolist(), hyps, quads) if a >= TINY * ref or (
+        crisp(h.support, h.side_min) and lone_card(q, a, ref, [quads[at]]))]
 
 
-def reference_area(
+def reference(
     ev: Evidence, hyps: list[select.Scored], quads: np.ndarray, areas: np.ndarray,
     idx: np.ndarray,
-) -> float:
-    """Area of the largest of hyps[idx] that select.choose could take as a whole
+) -> int | None:
+    """Index of the largest of hyps[idx] that select.choose could take as a whole
     card: one brightness step all round (polarity) and corners that end (no
     straight edges running on past them, as round a block of a checked cloth).
-    0 if there is none. (A seam test too cost 0.4 ms a frame and changed no
+    None if there is none. (A seam test too cost 0.4 ms a frame and changed no
     reference on the rendered or the real photos.)"""
     idx = idx[np.argsort(-areas[idx], kind="stable")]
     for start in range(0, len(idx), BATCH):
@@ -73,5 +86,5 @@ def reference_area(
         agree = np.abs(signed.sum(axis=1)) / np.maximum((signed != 0).sum(axis=1), 1)
         good = (over < 0.3) & (agree >= 0.5)
         if good.any():
-            return float(areas[part[int(np.argmax(good))]])
-    return 0.0
+            return int(part[int(np.argmax(good))])
+    return None
