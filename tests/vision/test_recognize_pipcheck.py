@@ -122,3 +122,19 @@ def test_the_reader_asks_the_pips_of_a_whole_card_the_network_left_unread(
     assert read_candidates(SureOfRankOnly(net), img, [whole])[0].card == given
     covered = Cand(quad, visible=0.8, index_patches=(patch, patch))
     assert read_candidates(SureOfRankOnly(net), img, [covered])[0].card is None
+
+
+def test_the_suit_the_pips_show_is_given_even_against_the_networks_suit() -> None:
+    # An unfamiliar deck's clubs read as spades by the network, sure of the rank: the
+    # spade bar (0.9995 pooled) refuses it, and "S" would be wrong anyway.
+    corners = [r("7S", 0.999, suit_p=0.97), r("7S", 0.998, suit_p=0.96)]
+    assert combine(corners, CAL).card is None
+    clubs = PipCount(7, False, 1.1, 0.01, suit="C")
+    got = pip_verdict(corners, clubs, CAL)
+    assert got is not None and got.card == "7C" and got.suit == "C"
+    # Without a suit from the pips the network's own suit bar still stands.
+    assert pip_verdict(corners, pips(7, red=False), CAL) is None
+    # The pips' suit never lifts the rank rules: another count, or a sure dissent.
+    assert pip_verdict(corners, PipCount(8, False, 1.1, 0.01, suit="C"), CAL) is None
+    dissent = [r("7S", 0.999), r("9S", 0.95)]
+    assert pip_verdict(dissent, clubs, CAL) is None
