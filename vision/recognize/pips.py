@@ -49,39 +49,23 @@ right; red/black = the pips' colour against the suit, over counted cards):
   few pixels off the card (a pip row cut) or something over the card.
 - Time, one thread, shared 2-core machine under load: median 0.63 ms a card (600
   whole cards of detected-quad training scenes, each the median of 5 calls); cards
-  counted 1.2-1.3 ms, cards refused 0.4 ms (most refusals come early).
+  counted 1.2-1.3 ms, cards refused 0.4 ms (most refusals come early); the count
+  alone, before the suit was added (its time: pipsuit.py).
 
-The suit (PipCount.suit): the pips print the suit a second time, large, where the
-network's suit bars are steepest (an unfamiliar deck's clubs read as spades). The
-colour already splits red from black; each pip, turned upright by the layout (the
-lower half's pips are printed turned), gives shape features (where its outline falls
-short of its convex hull: a club's hollows between its lobes, a heart's notch; its
-widest row, top width, centre of mass, fill, solidity), scored along a linear
-discriminant per colour; every pip must be beyond the bar on the same side, else
-None (dots, two suits' pips, a deck printing its lower pips upright).
-- Developed on the cached scenes above (training + calibration decks, true and
-  detected quads, 3728 counted cards): suits given 3185, 0 wrong. Fresh scenes
-  (seeds 41, 31, 21, 32; 6410 counted): 3748 given, 0 wrong (true quads 92%,
-  detected 78-84%; black 56-84%, red 98-100%). Leave-one-deck-out: black 66%,
-  red 99% given at 0 wrong. Real images/train, counted nines and tens (suits
-  checked by eye): 90 of 96 given, 0 wrong (6 clubs None).
-- Measured once, never tuned on: held-out decks, true quads seed 52: 838 of 920
-  counted given (91%; black 83%, red 99%), detected seed 51: 602 of 729 (83%),
-  0 wrong in both (kde/jolly-royal least: 66%, 63%); real images/test: 22 of 26
-  given, 0 wrong by eye (4 nines of clubs None).
-- Time: 0.8 ms more per counted card (median, one thread; 0.05 ms over all whole
-  cards: refused cards never reach it).
+The suit (PipCount.suit): the pips print the suit a second time, large; pipsuit.py
+reads it from their shapes once they are counted (its method and figures are there).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.recognize.patch import AMBIGUOUS_ASPECT, INDEX_BOX, mean_aspect, normalize_quad
+from vision.recognize.pipsuit import pip_suit
 
 #: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
 #: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
@@ -123,7 +107,7 @@ class PipCount:
     shape with the first pip's (1.0 = identical; see _shape_agreement). The last
     three default to a perfect card, so callers' tests may build one from four.
     `suit`: "C", "D", "H" or "S" when every pip's shape says the same suit surely
-    (see _pip_suit), else None: the suit a second time, large, for cards whose
+    (see pipsuit.pip_suit), else None: the suit a second time, large, for cards whose
     corner index the network reads unsurely.
     """
 
@@ -341,7 +325,7 @@ def _judge(card: _Card, scale: float = 1.0) -> PipCount | None:
     alike = _shape_agreement(labels, stats[ids], ids)
     if alike < MIN_SHAPE_AGREEMENT:
         return None
-    suit = _pip_suit(card, labels, stats[ids], ids, red, scale)
+    suit = pip_suit(card, labels, stats[ids], ids, red, scale)
     return PipCount(count=count, red=red, size_spread=spread, symmetry=worst,
                     colour_spread=within, colour_gap=between, shape_agreement=alike,
                     suit=suit)
@@ -512,127 +496,3 @@ def _pip_colours(card: np.ndarray, labels: np.ndarray, ids: np.ndarray
 
 
 _CORE = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
-
-
-#: Pips are judged upright: a pip whose centre lies below this (fraction of the card's
-#: height from its top) is printed turned by 180 degrees, as number cards print the
-#: lower half's pips. A deck printing them all upright gets pips that disagree: None.
-_TURNED_BELOW = 0.53
-
-#: Shape features are read at this many times the canonical size (interpolated from
-#: the soft ink, so the anti-aliased edge gives sub-pixel outlines).
-_SUIT_ZOOM = 4
-
-
-def _upright_pips(card: _Card, labels: np.ndarray, stats: np.ndarray, ids: np.ndarray
-                  ) -> Iterator[np.ndarray]:
-    """Each pip's soft ink (share below paper, float32, 0 off the pip), turned upright.
-
-    Why the shape: a club is three round lobes on a stem (hollows at its sides, up
-    between the lobes; a round top), a spade one point over two lobes on a stem
-    (convex above its widest row, hollow only round the stem); a heart two lobes
-    with a notch at the top (its mass high, widest near the top, point below), a
-    diamond four points (convex or hollow all round alike, widest in the middle).
-    """
-    ratio = 1.0 - card.dark / card.paper
-    for i, (x, y, w, h) in zip(ids, stats[:, :4]):
-        x0, y0 = max(x - 1, 0), max(y - 1, 0)
-        own = cv2.dilate((labels[y0:y + h + 1, x0:x + w + 1] == i).astype(np.uint8), _CORE)
-        soft = (ratio[y0:y + h + 1, x0:x + w + 1] * own).astype(np.float32)
-        yield soft[::-1, ::-1] if (y + h / 2) / CANON_H > _TURNED_BELOW else soft
-
-
-def _shape_of(soft: np.ndarray) -> list[float]:
-    """_FEATURES of one upright pip given as soft ink (share below paper, 0 outside).
-    Every feature is a share of the pip's own size, so pips of any size compare."""
-    inked = soft[soft > 0]
-    if inked.size < 4:
-        return [0.0] * len(_FEATURES)
-    k = int(0.8 * (inked.size - 1))
-    depth = max(float(np.partition(inked, k)[k]), 0.05)
-    norm = np.minimum(soft * np.float32(1.0 / depth), np.float32(1.0))
-    big = cv2.resize(norm, (norm.shape[1] * _SUIT_ZOOM, norm.shape[0] * _SUIT_ZOOM),
-                     interpolation=cv2.INTER_LINEAR)
-    shape = (big > 0.5).astype(np.uint8)
-    contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return [0.0] * len(_FEATURES)
-    outline = max(contours, key=cv2.contourArea)
-    if len(contours) > 1:  # a speck of the pip's own edge: only the pip counts
-        shape[:] = 0
-        cv2.drawContours(shape, [outline], -1, 1, -1)
-    x, y, w, h = cv2.boundingRect(outline)
-    hull = np.zeros_like(shape)
-    cv2.fillConvexPoly(hull, cv2.convexHull(outline), 1)
-    width = cv2.reduce(shape[y:y + h], 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
-    rows = cv2.reduce(hull[y:y + h], 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() - width
-    area = max(float(width.sum()), 1.0)
-    upper = float(rows[int(0.1 * h):int(0.55 * h)].sum()) / area
-    lower = float(rows[int(0.55 * h):].sum()) / area
-    cols = slice(x + int(0.35 * w), x + int(0.65 * w))
-    top_rows = slice(y, y + int(0.3 * h))
-    notch = float(cv2.countNonZero(hull[top_rows, cols])
-                  - cv2.countNonZero(shape[top_rows, cols])) / area
-    widest = float(np.argmax(width)) / h
-    top = float(width[:max(1, h // 8)].mean()) / max(float(width.max()), 1.0)
-    centroid = float(np.dot(width, np.arange(h, dtype=np.float64))) / area / h
-    return [upper, lower, notch, widest, top, centroid, area / (w * h),
-            area / max(area + float(rows.sum()), 1.0)]
-
-
-#: upper/lower hollow: share of the pip's area missing from its convex hull in
-#: its upper (10-55% of its height) and lower part; notch: hollow in the top 30% of
-#: the middle 30% of columns; widest: height of the widest row; top: the top
-#: eighth's mean width over the widest; centroid: height of the centre of mass;
-#: fill: area over box; solidity: area over hull (heights from the top, shares of h).
-_FEATURES = ("upper_hollow", "lower_hollow", "notch", "widest", "top", "centroid",
-             "fill", "solidity")
-
-
-def _pip_suit(card: _Card, labels: np.ndarray, stats: np.ndarray, ids: np.ndarray,
-              red: bool, scale: float) -> str | None:
-    """The suit every pip's shape shows, or None unless all are sure of the same.
-
-    Colour splits red from black; each pip's features then give a score along a
-    linear discriminant fitted on the training and calibration decks' pips (in
-    units of its spread inside a suit; see _BLACK_RULE): positive for clubs
-    (diamonds), negative for spades (hearts). Every pip must score beyond a bar on
-    the same side, and their median further (one pip's score is noisy, a deck's
-    odd shape moves them all). Why so strict: the caller may give a card on this,
-    and a wrong suit is worse than none.
-    """
-    weights, mid, each, middle, least_px, (plus, minus) = (
-        _RED_RULE if red else _BLACK_RULE)
-    if float(stats[:, cv2.CC_STAT_HEIGHT].min()) * scale < least_px:
-        return None
-    z: list[float] = []
-    for soft in _upright_pips(card, labels, stats, ids):
-        score = float(np.dot(_shape_of(soft), weights)) - mid
-        if abs(score) <= each or (z and (score > 0) != (z[0] > 0)):
-            return None  # one pip unsure, or of the other suit: no need to look on
-        z.append(score)
-    middle_score = float(np.median(z))
-    if z[0] > 0 and middle_score > middle:
-        return plus
-    if z[0] < 0 and middle_score < -middle:
-        return minus
-    return None
-
-
-#: (weights per feature, midpoint, bar for every pip, bar for the pips' median,
-#: least pip height in the image in pixels, (suit above, suit below)). Fitted
-#: (Fisher's discriminant: within-suit covariance solved against the two suits'
-#: mean difference, scaled to unit spread, midpoint halfway between the means) on
-#: the pips of every whole card counted in rendered scenes of the training and
-#: calibration decks (the pips of the module figures' "developed on" scenes: true
-#: and detected quads, 3728 cards; refit when _shape_of changes). Bars and
-#: heights read off a leave-one-deck-out run (each deck scored by a rule fitted
-#: without it): black, every pip beyond 1.5 and the median beyond 2.0, gave 0
-#: wrong of 1766 clubs and spades, 66% given (0 wrong down to 1.0 and 2.0, 68%;
-#: every pip beyond 2.0 alone: 56%); but a 13 px tango club read as a spade at
-#: any bar up to 2.0 once pips from 12 px were judged: small pips blur a club's
-#: lobes into a spade. Red: 0 wrong of 1962 at every bar tried, 99% given.
-_BLACK_RULE = ((-11.107, -37.921, -51.539, -2.052, 19.992, 25.549, 6.065, -69.785),
-               -44.841, 1.5, 2.0, 14.0, ("C", "S"))
-_RED_RULE = ((160.596, 36.235, -160.999, -5.557, -37.084, -96.224, 11.005, 104.267),
-             46.637, 1.5, 2.0, 8.0, ("D", "H"))
