@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip, real_boxes
+from vision_helpers import best_box_iou, deck_or_skip, real_boxes
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
@@ -27,11 +27,7 @@ def test_card_on_wrinkled_cloth_is_chosen() -> None:
     brighter inside all round, but cloth wrinkles run on past its corners
     (overshoot 0.375, over the 0.3 of a checked cloth's cell). It was refused and
     a pip of it chosen instead."""
-    img = cv2.imread(str(REAL / "train" / "IMG_2415.JPG"))
-    assert img is not None
-    (box,) = real_boxes("train", "IMG_2415.JPG")
-    cands = detect_cards(img, DetectorConfig(with_patches=False))
-    best = max((g.box_iou(g.bounding_box(c.quad), box) for c in cands), default=0.0)
+    best = best_box_iou("IMG_2415.JPG")
     assert best >= 0.9, round(best, 2)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip, real_boxes
+from vision_helpers import best_box_iou, deck_or_skip
 
 from vision import cardart
 from vision.detect import DetectorConfig, detect_cards
@@ -63,9 +63,5 @@ def test_card_beside_an_envelope_is_found(anglo: cardart.DeckArt, kind: str) -> 
 def test_queen_beside_an_envelope_real() -> None:
     """IMG_2488 (real train): a queen on a brown table beside a white envelope; her
     outline was found whole (support 1.0) and dropped for size."""
-    img = cv2.imread(str(REAL / "train" / "IMG_2488.JPG"))
-    assert img is not None
-    (box,) = real_boxes("train", "IMG_2488.JPG")
-    cands = detect_cards(img, DetectorConfig(with_patches=False))
-    best = max((g.box_iou(g.bounding_box(c.quad), box) for c in cands), default=0.0)
+    best = best_box_iou("IMG_2488.JPG")
     assert best >= 0.8, round(best, 2)

@@ -9,32 +9,19 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip, real_boxes
+from vision_helpers import deck_or_skip, matched_box_ious
 
 from vision.detect import DetectorConfig, detect_cards, rows
 from vision.detect import geometry as g
 from vision.detect.evidence import gather
 from vision.detect.tableau import Placement, lay
-from vision.evaluate import REAL_PHOTOS, best_matches
+from vision.evaluate import REAL_PHOTOS
 
 REAL = REAL_PHOTOS / "images"
 real_only = pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(),
                                reason="real photos not present")
 CARD_H = 170
 CARD_W = CARD_H * 63 / 88
-
-
-def _matched(name: str) -> tuple[list[float], int]:
-    """Box IoU of each labelled card with the detection matched to it as the real
-    photo evaluation matches them (one each, above 0.4; 0 when none), and how many
-    cards were detected."""
-    img = cv2.imread(str(REAL / "train" / name))
-    assert img is not None
-    boxes = real_boxes("train", name)
-    found = [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
-    iou = [[g.box_iou(b, f) for f in found] for b in boxes]
-    return [iou[i][j] if j is not None else 0.0
-            for i, j in enumerate(best_matches(iou, 0.4))], len(found)
 
 
 @real_only
@@ -44,7 +31,7 @@ def test_row_found_whole_is_split_at_its_faint_seam(name: str) -> None:
     line: their outline is card-shaped and was found whole, one "card" over both
     (the covered card lost); the seam between the white cards is too faint for
     the edge map. Both cards must be found, and no more."""
-    ious, n = _matched(name)
+    ious, n = matched_box_ious(name)
     assert min(ious) > 0.4, [round(v, 2) for v in ious]
     assert n == len(ious)
 
@@ -55,7 +42,7 @@ def test_card_at_the_end_of_a_row_is_found() -> None:
     cards' ends not quite in line): the corners at the row's ends have a side
     running along the whole row, longer than a card, so no corner guess gave
     the card lying at either end. Every labelled card must be found."""
-    ious, _ = _matched("IMG_2616.JPG")
+    ious, _ = matched_box_ious("IMG_2616.JPG")
     assert min(ious) > 0.4, [round(v, 2) for v in ious]
 
 

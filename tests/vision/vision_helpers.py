@@ -22,3 +22,36 @@ def real_boxes(split: str, name: str) -> list[tuple[float, float, float, float]]
     from vision.evaluate import REAL_PHOTOS, real_labels
 
     return [box for _, box in real_labels(REAL_PHOTOS, split)[name]]
+
+
+def _detected_boxes(split: str, name: str) -> list[tuple[float, float, float, float]]:
+    import cv2
+
+    from vision.detect import DetectorConfig, detect_cards
+    from vision.detect import geometry as g
+    from vision.evaluate import REAL_PHOTOS
+
+    img = cv2.imread(str(REAL_PHOTOS / "images" / split / name))
+    assert img is not None, name
+    return [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
+
+
+def matched_box_ious(name: str, split: str = "train") -> tuple[list[float], int]:
+    """Box IoU of each labelled card of a real photo with the detection matched to it
+    as the real photo evaluation matches them (one each, above 0.4; 0 when none), and
+    how many cards were detected."""
+    from vision.detect import geometry as g
+    from vision.evaluate import best_matches
+
+    found = _detected_boxes(split, name)
+    iou = [[g.box_iou(b, f) for f in found] for b in real_boxes(split, name)]
+    return [iou[i][j] if j is not None else 0.0
+            for i, j in enumerate(best_matches(iou, 0.4))], len(found)
+
+
+def best_box_iou(name: str, split: str = "train") -> float:
+    """The best box IoU of any detection with a real photo's one labelled card."""
+    from vision.detect import geometry as g
+
+    (box,) = real_boxes(split, name)
+    return max((g.box_iou(f, box) for f in _detected_boxes(split, name)), default=0.0)
