@@ -138,3 +138,21 @@ def test_the_suit_the_pips_show_is_given_even_against_the_networks_suit() -> Non
     assert pip_verdict(corners, PipCount(8, False, 1.1, 0.01, suit="C"), CAL) is None
     dissent = [r("7S", 0.999), r("9S", 0.95)]
     assert pip_verdict(dissent, clubs, CAL) is None
+
+
+def test_pips_are_not_counted_when_the_corners_could_not_vouch_for_a_number(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting costs 1-2 ms a card: court cards, aces and corners naming no rank, or a
+    number too unsure, are not counted at all."""
+    import vision.recognize.pipcheck as pc
+
+    counted: list[int] = []
+    monkeypatch.setattr(pc, "count_pips", lambda image, quad: counted.append(1))
+    img = np.zeros((480, 640, 3), np.uint8)
+    whole = Cand(((100, 100), (200, 100), (200, 240), (100, 240)))
+    for corners in ([r("KH", 0.9)], [r("AS", 0.9)], [r("7H", 0.3)],
+                    [r("7H", 0.9), r("QH", 0.95)]):
+        assert pc.read_by_pips(img, whole, corners, CAL) is None
+    assert counted == []
+    pc.read_by_pips(img, whole, [r("7H", 0.9)], CAL)
+    assert counted == [1]

@@ -63,15 +63,10 @@ def pip_verdict(readings: Sequence[Reading], pips: PipCount | None, calib: Calib
     if pips is None:
         return None
     rank = str(pips.count)
-    named = [r for r in readings if r.rank is not None]
-    if not named or any(r.rank != rank and r.rank_prob > OVERRULE for r in named):
-        return None
-    agree = [r for r in named if r.rank == rank and r.suit is not None]
+    agree = _rank_witnesses(readings, rank, calib)
     if not agree:
         return None
     rank_p = joint_prob([r.rank_prob for r in agree])
-    if rank_p < RANK_BAR or min(r.none_prob for r in agree) > calib.max_none:
-        return None
     shown = pips.suit  # the suit the pips' shape shows, when sure
     if shown is not None:
         return CardReading(f"{rank}{shown}", rank_p, rank, shown)
@@ -88,9 +83,34 @@ def pip_verdict(readings: Sequence[Reading], pips: PipCount | None, calib: Calib
     return CardReading(f"{rank}{suit}", min(rank_p, suit_p), rank, suit)
 
 
+def _rank_witnesses(readings: Sequence[Reading], rank: str, calib: Calibration
+                    ) -> list[Reading]:
+    """The corner readings that vouch for `rank` (see module: they name it with a
+    pooled probability of RANK_BAR or more, no corner names another rank over
+    OVERRULE, and none is mostly "not an index"); empty when they do not."""
+    named = [r for r in readings if r.rank is not None]
+    if any(r.rank != rank and r.rank_prob > OVERRULE for r in named):
+        return []
+    agree = [r for r in named if r.rank == rank and r.suit is not None]
+    if not agree or joint_prob([r.rank_prob for r in agree]) < RANK_BAR:
+        return []
+    if min(r.none_prob for r in agree) > calib.max_none:
+        return []
+    return agree
+
+
+#: The ranks a pip count can vouch for.
+NUMBER_RANKS = tuple(str(n) for n in range(2, 11))
+
+
 def read_by_pips(image: np.ndarray, cand: Any, readings: Sequence[Reading],
                  calib: Calibration) -> CardReading | None:
-    """`pip_verdict` for a detector candidate, counting its pips when it lies whole."""
+    """`pip_verdict` for a detector candidate, counting its pips when it lies whole
+    and its corners could vouch for a number rank (else the count, ~1-2 ms, would
+    be wasted: court cards, aces, outlines showing no index)."""
     if not readings or not whole_in_view(cand, image.shape):
+        return None
+    if not any(_rank_witnesses(readings, rank, calib) for rank in
+               {r.rank for r in readings if r.rank in NUMBER_RANKS}):
         return None
     return pip_verdict(readings, count_pips(image, cand.corners), calib)
