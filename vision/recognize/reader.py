@@ -3,9 +3,9 @@ CLI, evaluation) and the live pipeline alike.
 
 `read_candidates` reads every face-up card of a frame from its visible corner
 indices in one network call, gives a second look (one more call) to the cards whose
-corners agreed but fell short of the bars, lets the pips of a whole number card
-still unread vouch for its rank (pipcheck.py), reports backs as backs, and finally
-applies `one_of_each`. `read_image` is the same composition without state: detect,
+corners agreed but fell short of the bars (after letting the pips of a whole
+number card still unread vouch for its rank, pipcheck.py, which is cheaper), reports
+backs as backs, and finally applies `one_of_each`. `read_image` is the same composition without state: detect,
 then read. Detection is passed in (`detect`) so that evaluation can also feed
 ground-truth quads.
 """
@@ -102,6 +102,14 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
             if other.card is not None:
                 verdicts[i], moved[i] = other, quad
                 again = [j for j in again if j != i]
+    if not enrolled:  # number cards the network left unread: their pips as a witness
+        # (before the second look: a count costs about a millisecond, a look a
+        # network call, which the cards the pips settle are spared)
+        for i, v in enumerate(verdicts):
+            if v is not None and v.card is None and i not in moved:
+                verdicts[i] = pipcheck.read_by_pips(image, cands[i], firsts[i],
+                                                    clf.calibration) or v
+        again = [i for i in again if verdicts[i] is None or verdicts[i].card is None]
     if again:
         looks = clf.look_again_many(image, [
             (np.asarray(_corners(cands[i]), np.float32),
@@ -109,11 +117,6 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
             for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
-    if not enrolled:  # number cards the network left unread: their pips as a witness
-        for i, v in enumerate(verdicts):
-            if v is not None and v.card is None and i not in moved:
-                verdicts[i] = pipcheck.read_by_pips(image, cands[i], firsts[i],
-                                                    clf.calibration) or v
     out = []
     for i, (cand, v) in enumerate(zip(cands, verdicts)):
         corners = _points(moved[i]) if i in moved else _corners(cand)
