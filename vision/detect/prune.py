@@ -224,8 +224,9 @@ def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np
     if not clear:  # no card clear of it (a Durak cross alone on the table)
         return any_card_sized()
     # One vote a place: the same card or pair outlined again does not count;
-    # the smallest outline there votes (a pair holds its top card).
-    clear.sort(key=lambda m: float(ar[m]))
+    # the best-backed outline there votes, of equals the smallest (a pair holds
+    # its top card).
+    clear.sort(key=lambda m: (-round(st[m].support, 2), float(ar[m])))
     cb = bx[clear]
     inter = _box_overlaps(cb)
     barea = (cb[:, 2] - cb[:, 0]) * (cb[:, 3] - cb[:, 1])
