@@ -167,7 +167,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     hyps.sort(key=lambda s: -s.support)
     polished = _polish(ev, hyps[: config.max_refine])
     pool = select.dedupe(scored + _not_printed(ev, polished + hyps[config.max_refine:] + in_row, white))
-    pool, groups = prune.split_groups(pool)
+    pool, groups = prune.split_groups(pool, frame=(ev.shape[1], ev.shape[0]))
     if groups:
         # The other cards of a fan or a sloppy stack start at the group's
         # corners, and are as big as the card found on top of it (the group's

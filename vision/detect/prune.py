@@ -127,13 +127,17 @@ def drop_inner(
     return [h for h in hyps if id(h) not in inner]
 
 
-def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tuple[H, H]]]:
+def split_groups(hyps: list[H], strong: float = 0.88, frame: tuple[int, int] | None = None
+                 ) -> tuple[list[H], list[tuple[H, H]]]:
     """Take out outlines that are a group of cards: ones holding a card-shaped
     strong outline that runs along three of their sides (the top card of a fan or
     of a sloppy stack, or of two cards lying nearly aligned, one mostly on the
     other: see `_runs_along`), when the cards seen elsewhere are the inner
     outline's size rather than theirs (see `_sized_like_outer`). A printed
     frame keeps a margin all round, so it does not count.
+
+    `frame` (width, height): lets the vote allow for perspective (see
+    `_sized_like_outer`).
 
     Returns the other outlines, and (group, card inside it) pairs.
     """
@@ -164,7 +168,7 @@ def split_groups(hyps: list[H], strong: float = 0.88) -> tuple[list[H], list[tup
         for j in np.flatnonzero(maybe[i]).tolist():
             b, area_b = st[j], float(ar[j])
             if g.intersection_area(a.quad, b.quad) >= 0.9 * area_b:
-                if not _sized_like_outer(i, area_b, st, ar, bx):
+                if not _sized_like_outer(i, area_b, st, ar, bx, frame):
                     groups.append((a, b))
                 break
     out = {id(a) for a, _ in groups}
@@ -178,7 +182,8 @@ def _box_overlaps(bx: np.ndarray) -> np.ndarray:
     return np.maximum(ow, 0) * np.maximum(oh, 0)
 
 
-def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np.ndarray) -> bool:
+def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np.ndarray,
+                      frame: tuple[int, int] | None = None) -> bool:
     """Do the strong outlines `st` (areas `ar`, boxes `bx` (N, 4)) clear of
     st[i] (overlapping it by under a tenth, within 2x of its area) say that cards
     here are its size rather than its inner outline's (area `area_b`): at least
@@ -194,6 +199,13 @@ def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np
     With no outline clear of it, or an inner outline over 3/4 of its area (too
     close in size for a vote), the rule is the older one: any card-sized outline
     elsewhere, overlapping it or not (the other card of a Durak cross).
+
+    With `frame` given and three voters or more, each votes with its area as it
+    would look where st[i] lies (perspective.SizeField fitted to the voters). Why:
+    a camera at a slant shows the near cards 1.2-1.4 times as big as a far one,
+    and a far card lying nearly aligned on another made a pair only 1.4-1.7
+    times its area, which the near cards voted card-sized (a twentieth of the
+    whole cards lost on the training decks' rendered scenes).
     """
     a, area_a = st[i], float(ar[i])
     apart = ((bx[:, 0] > bx[i, 2]) | (bx[i, 0] > bx[:, 2])
@@ -211,7 +223,10 @@ def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np
              if apart[j] or g.intersection_area(a.quad, st[j].quad) < 0.1 * area_a]
     if not clear:  # no card clear of it (a Durak cross alone on the table)
         return any_card_sized()
-    # One vote a place: the same card or pair outlined again does not count.
+    # One vote a place: the same card or pair outlined again does not count;
+    # the best-backed outline there votes, of equals the smallest (a pair holds
+    # its top card).
+    clear.sort(key=lambda m: (-round(st[m].support, 2), float(ar[m])))
     cb = bx[clear]
     inter = _box_overlaps(cb)
     barea = (cb[:, 2] - cb[:, 0]) * (cb[:, 3] - cb[:, 1])
@@ -220,7 +235,14 @@ def _sized_like_outer(i: int, area_b: float, st: list[H], ar: np.ndarray, bx: np
     for k in range(len(clear)):
         if not any(same[k, m] for m in kept):
             kept.append(k)
-    la = np.log(ar[clear][kept])
+    voters = [clear[k] for k in kept]
+    la = np.log(ar[voters])
+    if frame is not None and len(voters) >= 3:
+        centres = [tuple(st[m].quad.mean(axis=0).tolist()) for m in voters]
+        field = SizeField(centres, ar[voters].tolist(), frame)
+        if field.sloped:
+            e = np.log(field.expected(np.array([a.quad.mean(axis=0)] + centres)))
+            la = la + e[0] - e[1:]
     to_a = np.abs(la - math.log(area_a)) < np.abs(la - math.log(max(area_b, 1e-6)))
     near_a = int(to_a.sum())
     return near_a > 0 and near_a >= len(kept) - near_a
