@@ -35,7 +35,7 @@ scenes, as in pips.py's figures):
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -141,48 +141,65 @@ def pip_suit(card: UprightCard, labels: np.ndarray, stats: np.ndarray, ids: np.n
 
     `labels`, `stats` (the pips' rows) and `ids` as for upright_pips; `red` the
     pips' colour (pips.py); `scale` image pixels per canonical pixel (small pips
-    in the image blur a club's lobes into a spade, so they get no suit).
+    in the image blur a club's lobes into a spade, so small pips get no spade).
 
     Colour splits red from black; each pip's features then give a score along a
     linear discriminant fitted on the training and calibration decks' pips (in
     units of its spread inside a suit; see _BLACK_RULE): positive for clubs
     (diamonds), negative for spades (hearts). Every pip must score beyond a bar on
     the same side, and their median further (one pip's score is noisy, a deck's
-    odd shape moves them all). Why so strict: the caller may give a card on this,
+    odd shape moves them all); each side has its own bars and least pip height
+    (SuitBars: a spade needs more than a club). Why so strict: the caller may give a card on this,
     and a wrong suit is worse than none.
     """
-    weights, mid, each, middle, least_px, (plus, minus) = (
-        _RED_RULE if red else _BLACK_RULE)
-    if float(stats[:, cv2.CC_STAT_HEIGHT].min()) * scale < least_px:
+    weights, mid, sides = _RED_RULE if red else _BLACK_RULE
+    least = float(stats[:, cv2.CC_STAT_HEIGHT].min()) * scale
+    if least < min(side.least_px for side in sides):
         return None
+    unsure = min(side.each for side in sides)
     z: list[float] = []
     for soft in upright_pips(card, labels, stats, ids):
         score = float(np.dot(shape_of(soft), weights)) - mid
-        if abs(score) <= each or (z and (score > 0) != (z[0] > 0)):
+        if abs(score) <= unsure or (z and (score > 0) != (z[0] > 0)):
             return None  # one pip unsure, or of the other suit: no need to look on
         z.append(score)
-    middle_score = float(np.median(z))
-    if z[0] > 0 and middle_score > middle:
-        return plus
-    if z[0] < 0 and middle_score < -middle:
-        return minus
-    return None
+    side = sides[0] if z[0] > 0 else sides[1]
+    if least < side.least_px or min(abs(v) for v in z) <= side.each:
+        return None
+    return side.suit if abs(float(np.median(z))) > side.middle else None
 
 
-#: (weights per feature, midpoint, bar for every pip, bar for the pips' median,
-#: least pip height in the image in pixels, (suit above, suit below)). Fitted
-#: (Fisher's discriminant: within-suit covariance solved against the two suits'
-#: mean difference, scaled to unit spread, midpoint halfway between the means) on
-#: the pips of every whole card counted in rendered scenes of the training and
-#: calibration decks (the pips of pips.py's "developed on" scenes: true and
-#: detected quads, 3728 cards; refit when shape_of changes). Bars and
-#: heights read off a leave-one-deck-out run (each deck scored by a rule fitted
-#: without it): black, every pip beyond 1.5 and the median beyond 2.0, gave 0
-#: wrong of 1766 clubs and spades, 66% given (0 wrong down to 1.0 and 2.0, 68%;
-#: every pip beyond 2.0 alone: 56%); but a 13 px tango club read as a spade at
-#: any bar up to 2.0 once pips from 12 px were judged: small pips blur a club's
-#: lobes into a spade. Red: 0 wrong of 1962 at every bar tried, 99% given.
+class SuitBars(NamedTuple):
+    """When the pips' scores on one side of the midpoint give that side's suit: every
+    pip beyond `each`, their median beyond `middle`, and no pip under `least_px`
+    pixels tall in the image. Why one per side: the discriminant's mistakes are
+    lopsided (small or odd clubs drift towards spades, never a spade towards clubs),
+    so "spade" needs more evidence than "club"."""
+
+    suit: str
+    each: float
+    middle: float
+    least_px: float
+
+
+#: (weights per feature, midpoint, (bars for the suit above, bars for the suit
+#: below)). Fitted (Fisher's discriminant: within-suit covariance solved against
+#: the two suits' mean difference, scaled to unit spread, midpoint halfway between
+#: the means) on the pips of every whole card counted in rendered scenes of the
+#: training and calibration decks (the pips of pips.py's "developed on" scenes:
+#: true and detected quads, 3728 cards; refit when shape_of changes).
+#:
+#: Bars and heights read off a leave-one-deck-out run (each deck scored by a rule
+#: fitted without it) on 3826 clubs and spades of all eight development sets
+#: (true quads seeds 1, 2, 41; detected 11, 12, 21, 31, 32). Spades: every pip
+#: beyond 1.5 and the median beyond 2.0, pips from 14 px: 0 wrong; from 12 px a
+#: club read as a spade at every bar up to 2.0/2.5 (gnome/tango 13.9 and 12.2 px:
+#: small pips blur a club's lobes into a spade). Clubs: no spade ever scored as a
+#: club at any bar or size (the nearest: a 12.7 px neoclassical_4_color spade,
+#: every pip above 0.08, median 0.14), so clubs are given from 10 px with every
+#: pip beyond 0.75 and the median beyond 1.25 (leave-one-deck-out clubs 1090 ->
+#: 1406 of 1781 given, 0 wrong). Red: 0 wrong of 1962 at every bar tried, 99%.
 _BLACK_RULE = ((-11.107, -37.921, -51.539, -2.052, 19.992, 25.549, 6.065, -69.785),
-               -44.841, 1.5, 2.0, 14.0, ("C", "S"))
+               -44.841, (SuitBars("C", 0.75, 1.25, 10.0), SuitBars("S", 1.5, 2.0, 14.0)))
 _RED_RULE = ((160.596, 36.235, -160.999, -5.557, -37.084, -96.224, 11.005, 104.267),
-             46.637, 1.5, 2.0, 8.0, ("D", "H"))
+             46.637, (SuitBars("D", 1.5, 2.0, 8.0), SuitBars("H", 1.5, 2.0, 8.0)))
