@@ -146,3 +146,18 @@ def test_small_blurred_clubs_never_read_as_spades() -> None:
                 assert got is None or got.suit in (None, "C"), (height, sigma, rank, got)
                 counted += got is not None
     assert counted >= 12, counted
+
+
+def test_blurred_clubs_never_read_as_spades() -> None:
+    """gnome/tango's clubs on 170-220 px cards (pips 15-20 px) under a Gaussian
+    blur of 2-2.5 px: the lobes melt into a spade's shape, however large the
+    pips; the pips' blur (pipclean.sharpness) keeps them from reading as spades."""
+    deck = deck_or_skip("gnome/tango")
+    counted = 0
+    for height, sigma in ((170, 2.0), (200, 2.5), (220, 2.5)):
+        for rank in NUMBER_RANKS:
+            img, quad = _card_scene(deck, rank + "C", height=height, angle=15)
+            got = count_pips(cv2.GaussianBlur(img, (0, 0), sigma), quad)
+            assert got is None or got.suit in (None, "C"), (height, sigma, rank, got)
+            counted += got is not None
+    assert counted >= 15, counted

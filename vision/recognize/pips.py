@@ -313,7 +313,8 @@ def _judge(card: _Card, scale: float = 1.0) -> PipCount | None:
     count, worst = layout
     ids = idx + 1
     mag = clean.edges(card)
-    if clean.sharpness(card, mag, labels, stats[ids], ids) < clean.MIN_SHARPNESS:
+    sharpness = clean.sharpness(card, mag, labels, stats[ids], ids)
+    if sharpness < clean.MIN_SHARPNESS:
         return None
     keep = np.zeros(n, bool)
     keep[ids] = True
@@ -326,7 +327,7 @@ def _judge(card: _Card, scale: float = 1.0) -> PipCount | None:
     alike = clean.shape_agreement(labels, stats[ids], ids)
     if alike < clean.MIN_SHAPE_AGREEMENT:
         return None
-    suit = pip_suit(card, labels, stats[ids], ids, red, scale)
+    suit = pip_suit(card, labels, stats[ids], ids, red, scale, sharpness)
     return PipCount(count=count, red=red, size_spread=spread, symmetry=worst,
                     colour_spread=within, colour_gap=between, shape_agreement=alike,
                     suit=suit)
