@@ -132,32 +132,29 @@ def test_small_clubs_get_their_suit(deck_name: str) -> None:
     assert clubs >= 7, clubs
 
 
+def _blurred_clubs_suits(deck_name: str, cases: tuple[tuple[int, float], ...]) -> int:
+    """Count gnome/tango-like clubs cards of each (height px, blur sigma) case,
+    asserting none reads as spades; returns how many were counted."""
+    deck = deck_or_skip(deck_name)
+    counted = 0
+    for height, sigma in cases:
+        for rank in NUMBER_RANKS:
+            img, quad = _card_scene(deck, rank + "C", height=height, angle=15)
+            got = count_pips(cv2.GaussianBlur(img, (0, 0), sigma), quad)
+            assert got is None or got.suit in (None, "C"), (height, sigma, rank, got)
+            counted += got is not None
+    return counted
+
+
 def test_small_blurred_clubs_never_read_as_spades() -> None:
     """gnome/tango's clubs, 120-130 px cards (pips 12-13 px) blurred as by a soft
     lens: their pips' lobes melt into a spade's shape (most read as spades were
     spades judged from 10 px); they must get no suit or clubs, never spades."""
-    deck = deck_or_skip("gnome/tango")
-    counted = 0
-    for height in (120, 130):
-        for sigma in (1.3,):
-            for rank in NUMBER_RANKS:
-                img, quad = _card_scene(deck, rank + "C", height=height, angle=15)
-                got = count_pips(cv2.GaussianBlur(img, (0, 0), sigma), quad)
-                assert got is None or got.suit in (None, "C"), (height, sigma, rank, got)
-                counted += got is not None
-    assert counted >= 12, counted
+    assert _blurred_clubs_suits("gnome/tango", ((120, 1.3), (130, 1.3))) >= 12
 
 
 def test_blurred_clubs_never_read_as_spades() -> None:
     """gnome/tango's clubs on 170-220 px cards (pips 15-20 px) under a Gaussian
     blur of 2-2.5 px: the lobes melt into a spade's shape, however large the
     pips; the pips' blur (pipclean.sharpness) keeps them from reading as spades."""
-    deck = deck_or_skip("gnome/tango")
-    counted = 0
-    for height, sigma in ((170, 2.0), (200, 2.5), (220, 2.5)):
-        for rank in NUMBER_RANKS:
-            img, quad = _card_scene(deck, rank + "C", height=height, angle=15)
-            got = count_pips(cv2.GaussianBlur(img, (0, 0), sigma), quad)
-            assert got is None or got.suit in (None, "C"), (height, sigma, rank, got)
-            counted += got is not None
-    assert counted >= 15, counted
+    assert _blurred_clubs_suits("gnome/tango", ((170, 2.0), (200, 2.5), (220, 2.5))) >= 15
