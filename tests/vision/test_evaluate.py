@@ -59,5 +59,5 @@ def test_pip_timing_for_the_bench_counts_whole_cards() -> None:
         import pytest
 
         pytest.skip("card art unavailable")
-    all_ms, counted_ms, refused_ms, n = _time_pips(decks, n_scenes=2)
+    all_ms, _, _, n = _time_pips(decks, n_scenes=2)
     assert n >= 4 and 0 < all_ms < 1000

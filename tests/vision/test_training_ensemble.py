@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 
 onnx = pytest.importorskip("onnx")
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper
 
-from vision.recognize.runtime import OpenCVRunner, OrtRunner  # noqa: E402
-from vision.training.ensemble import EnsembleError, merge  # noqa: E402
+from vision.recognize.runtime import OpenCVRunner, OrtRunner
+from vision.training.ensemble import EnsembleError, merge
 
 FEATURES = 3 * 64 * 32
 
 
-def _member(path: Path, seed: int, outputs=("rank", "suit", "embedding")) -> np.ndarray:
-    """A tiny stand-in index network (Flatten + one Gemm per output) with random weights;
-    returns nothing useful, writes `path`."""
+def _member(path: Path, seed: int, outputs=("rank", "suit", "embedding")) -> None:
+    """Write to `path` a tiny stand-in index network (Flatten + one Gemm per output)
+    with random weights."""
     rng = np.random.default_rng(seed)
     sizes = {"rank": 14, "suit": 5, "embedding": 64}
     inits, nodes, outs = [], [helper.make_node("Flatten", ["patch"], ["flat"])], []
