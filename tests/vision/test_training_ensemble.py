@@ -10,39 +10,16 @@ import numpy as np
 import pytest
 
 onnx = pytest.importorskip("onnx")
-from onnx import TensorProto, helper, numpy_helper
 
 from vision.recognize.runtime import OpenCVRunner, OrtRunner
+from vision_helpers import tiny_index_net
 from vision.training.ensemble import EnsembleError, merge
-
-FEATURES = 3 * 64 * 32
-
-
-def _member(path: Path, seed: int, outputs=("rank", "suit", "embedding")) -> None:
-    """Write to `path` a tiny stand-in index network (Flatten + one Gemm per output)
-    with random weights."""
-    rng = np.random.default_rng(seed)
-    sizes = {"rank": 14, "suit": 5, "embedding": 64}
-    inits, nodes, outs = [], [helper.make_node("Flatten", ["patch"], ["flat"])], []
-    for o in outputs:
-        w = rng.normal(0, 0.05, (sizes[o], FEATURES)).astype(np.float32)
-        b = rng.normal(0, 0.5, sizes[o]).astype(np.float32)
-        inits += [numpy_helper.from_array(w, f"{o}.w"), numpy_helper.from_array(b, f"{o}.b")]
-        nodes.append(helper.make_node("Gemm", ["flat", f"{o}.w", f"{o}.b"], [o], transB=1))
-        outs.append(helper.make_tensor_value_info(o, TensorProto.FLOAT, ["n", sizes[o]]))
-    graph = helper.make_graph(
-        nodes, "member", [helper.make_tensor_value_info("patch", TensorProto.FLOAT,
-                                                        ["n", 3, 64, 32])], outs, inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 7
-    onnx.save(model, str(path))
-
 
 @pytest.fixture
 def members(tmp_path: Path) -> list[Path]:
     paths = [tmp_path / f"m{k}.onnx" for k in range(3)]
     for k, p in enumerate(paths):
-        _member(p, seed=k)
+        tiny_index_net(p, seed=k)
     return paths
 
 
@@ -75,7 +52,7 @@ def test_one_member_is_copied_as_is(members: list[Path], tmp_path: Path) -> None
 
 def test_members_with_other_outputs_are_refused(members: list[Path], tmp_path: Path) -> None:
     odd = tmp_path / "odd.onnx"
-    _member(odd, seed=5, outputs=("rank", "suit"))
+    tiny_index_net(odd, seed=5, outputs=("rank", "suit"))
     with pytest.raises(EnsembleError, match="odd.onnx"):
         merge([members[0], odd], tmp_path / "ens.onnx")
     with pytest.raises(EnsembleError, match="at least one"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vision import cardart
@@ -55,3 +57,31 @@ def best_box_iou(name: str, split: str = "train") -> float:
 
     (box,) = real_boxes(split, name)
     return max((g.box_iou(f, box) for f in _detected_boxes(split, name)), default=0.0)
+
+
+#: Inputs of a stand-in index network: a 64x32 BGR patch, flattened.
+FEATURES = 3 * 64 * 32
+
+
+def tiny_index_net(path: Path, seed: int, outputs=("rank", "suit", "embedding")) -> None:
+    """Write to `path` a tiny stand-in index network (Flatten + one Gemm per output)
+    with random weights."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(seed)
+    sizes = {"rank": 14, "suit": 5, "embedding": 64}
+    inits, nodes, outs = [], [helper.make_node("Flatten", ["patch"], ["flat"])], []
+    for o in outputs:
+        w = rng.normal(0, 0.05, (sizes[o], FEATURES)).astype(np.float32)
+        b = rng.normal(0, 0.5, sizes[o]).astype(np.float32)
+        inits += [numpy_helper.from_array(w, f"{o}.w"), numpy_helper.from_array(b, f"{o}.b")]
+        nodes.append(helper.make_node("Gemm", ["flat", f"{o}.w", f"{o}.b"], [o], transB=1))
+        outs.append(helper.make_tensor_value_info(o, TensorProto.FLOAT, ["n", sizes[o]]))
+    graph = helper.make_graph(
+        nodes, "member", [helper.make_tensor_value_info("patch", TensorProto.FLOAT,
+                                                        ["n", 3, 64, 32])], outs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    onnx.save(model, str(path))

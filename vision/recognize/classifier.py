@@ -29,6 +29,7 @@ from vision.types import RANKS, SUITS, Quad, VisionError
 
 if TYPE_CHECKING:
     from vision.enroll import EnrolledDeck
+    from vision.recognize.fallback import SecondOpinion
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "index.onnx"
@@ -180,6 +181,8 @@ class IndexClassifier:
         self.calibration = calibration
         self.model_path = model_path
         self.deck = deck
+        #: The pair reading what this network leaves unread (fallback.py), or None.
+        self.fallback: SecondOpinion | None = None
 
     @property
     def runtime(self) -> str:
@@ -193,7 +196,8 @@ class IndexClassifier:
         auto), see vision.recognize.runtime.
 
         Raises:
-            ModelMissing: no model file at `path`.
+            ModelMissing: no model file at `path`, or of a network its index.json
+                names as the second opinion (fallback.py).
             vision.enroll.UnknownEnrolledDeck: `deck` is not enrolled.
             vision.recognize.runtime.UnknownRuntime, RuntimeUnavailable: a bad `runtime`.
         """
@@ -207,6 +211,10 @@ class IndexClassifier:
             from vision.enroll import load_deck
 
             clf.deck = load_deck(deck).with_embeddings(clf)
+        else:  # (an enrolled deck is read by its templates: no second opinion)
+            from vision.recognize.fallback import load_fallback
+
+            clf.fallback = load_fallback(p, calib.temperature, runtime)
         return clf
 
     def forward(self, patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -114,3 +114,26 @@ def open_runner(path: Path, runtime: str | None = None) -> NetRunner:
         if name == "onnxruntime":
             raise RuntimeUnavailable(name, str(e)) from e
         return OpenCVRunner(path)
+
+
+class MeanRunner:
+    """Several networks as one: the mean of their rank and suit logits, the first's
+    embedding (enrolled decks keep matching the first network's templates).
+
+    Why the mean of logits: it is what `vision.training.ensemble` bakes into a
+    single ONNX graph, so a pair run here reads exactly like the merged file, and the
+    networks can be kept apart (the first alone reads most cards; the pair only the
+    doubtful ones, vision.recognize.fallback).
+    """
+
+    def __init__(self, runners: list[NetRunner]) -> None:
+        if not runners:
+            raise ValueError("MeanRunner needs at least one network")
+        self._runners = list(runners)
+        self.name = "+".join(r.name for r in self._runners)
+
+    def run(self, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        outs = [r.run(blob) for r in self._runners]
+        rank = np.mean([o[0] for o in outs], axis=0)
+        suit = np.mean([o[1] for o in outs], axis=0)
+        return rank, suit, outs[0][2]

@@ -17,10 +17,13 @@ Steps (all seeded, so a rerun gives the same model up to torch's CPU nondetermin
    are merged into one whose logits are their mean (vision.training.ensemble);
 5. on calibration decks (never trained on) and the kept-back photos, fit the
    temperature and pick the abstention thresholds (vision.training.calibrate), written
-   to vision/models/index.json.
+   to vision/models/index.json;
+6. with `--fallback K` (default 1), step 3 once more per seed SEED+N.., exported as
+   index_b.onnx..: the second opinion on the cards the model leaves unread, with bars
+   of its own chosen on exactly those cards (vision.training.fallback_bars).
 
 Run: `python -m vision.training.train [--views N] [--scenes N] [--epochs E] [--members M]
-[--out DIR]`.
+[--fallback K] [--out DIR]`.
 Time on two shared cores: see vision/recognize/README.md.
 """
 
@@ -42,7 +45,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.recognize.classifier import IndexClassifier
-from vision.training import split, synth
+from vision.training import fallback_bars, split, synth
 from vision.training.calibrate import calibrate_all, calibration_data, write
 from vision.training.model import EMBED_DIM, IndexNet
 
@@ -54,6 +57,10 @@ EPOCH_SIZE = 120_000
 #: read 0.4-0.8% more held-out cards right (README), but costs 2.6 ms more for a
 #: frame's 16 patches and left the bench frame at 29.8 ms against the 30 ms target.
 MEMBERS = 1
+#: Networks trained after those (seeds SEED+MEMBERS, ...) that only give a second
+#: opinion, with the model's, on the cards it leaves unread (recognize/fallback.py):
+#: most of the ensemble's gain for a fraction of its time.
+FALLBACK = 1
 
 
 #: Data kinds: synthetic single-card views (synth.py) and whole scenes (scenes.py),
@@ -213,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--members", type=int, default=MEMBERS,
                     help="networks trained with seeds SEED, SEED+1, ...; their mean logits "
                          "are the model (ensemble.py)")
+    ap.add_argument("--fallback", type=int, default=FALLBACK,
+                    help="networks trained after the members (seeds SEED+members, ...) that "
+                         "read, with the model, only what it leaves unread (fallback_bars.py)")
     ap.add_argument("--real-repeat", type=int, default=6,
                     help="how many times the real training photos' patches are repeated "
                          "(0: synthetic only)")
@@ -251,10 +261,20 @@ def main(argv: list[str] | None = None) -> int:
         members.append(cache_dir().parent / "training" / f"member-{k}.onnx")
         export(net, members[-1])
     onnx_path = merge(members, args.out / "index.onnx")
+    second = []
+    for k in range(args.fallback):
+        seed = SEED + args.members + k
+        print(f"second opinion {k + 1}/{args.fallback} (seed {seed})", flush=True)
+        net = train(x, r, s, args.epochs, args.epoch_size, log=lambda m: print(m, flush=True),
+                    seed=seed)
+        second.append(cache_dir().parent / "training" / f"fallback-{k}.onnx")
+        export(net, second[-1])
     data = calibration_data(args.cal_views, args.cal_scenes, args.workers)
+    onnx_path.with_suffix(".json").unlink(missing_ok=True)
+    for stale in fallback_bars.member_names(26):
+        (args.out / stale).unlink(missing_ok=True)
     clf = IndexClassifier.load(onnx_path)
     cal, stats = calibrate_all(clf, data)
-    onnx_path.with_suffix(".json").unlink(missing_ok=True)
     write(onnx_path, cal, stats, {
         "training_decks": [d.name for d in split.training_decks()],
         "calibration_decks": list(split.CALIBRATION_DECKS),
@@ -262,8 +282,11 @@ def main(argv: list[str] | None = None) -> int:
         "views": args.views, "scenes": args.scenes, "epochs": args.epochs,
         "epoch_size": args.epoch_size, "seed": SEED, "members": args.members,
         "patches": len(x), "real_repeat": args.real_repeat,
+        "fallback_networks": args.fallback,
         "seconds": round(time.time() - t0),
     })
+    if second:  # after the model's own bars: the pair's budget is what they leave
+        fallback_bars.install(onnx_path, second, data)
     size = onnx_path.stat().st_size
     print(f"wrote {onnx_path} ({size / 1e6:.2f} MB) in {time.time() - t0:.0f} s")
     return 0
