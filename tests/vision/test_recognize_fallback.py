@@ -12,8 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.recognize.classifier import DEFAULT_MODEL, Calibration, CardReading, \
-    IndexClassifier, ModelMissing, Reading
+from vision.recognize.classifier import (
+    DEFAULT_MODEL,
+    Calibration,
+    CardReading,
+    IndexClassifier,
+    ModelMissing,
+    Reading,
+)
 from vision.recognize.fallback import load_fallback, pair_classifier
 from vision.recognize.reader import read_candidates
 from vision.recognize.runtime import MeanRunner, OpenCVRunner

@@ -11,9 +11,11 @@ import pytest
 
 onnx = pytest.importorskip("onnx")
 
-from vision.recognize.runtime import OpenCVRunner, OrtRunner
 from vision_helpers import tiny_index_net
+
+from vision.recognize.runtime import OpenCVRunner, OrtRunner
 from vision.training.ensemble import EnsembleError, merge
+
 
 @pytest.fixture
 def members(tmp_path: Path) -> list[Path]:

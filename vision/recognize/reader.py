@@ -2,11 +2,12 @@
 CLI, evaluation) and the live pipeline alike.
 
 `read_candidates` reads every face-up card of a frame from its visible corner
-indices in one network call, gives a second look (one more call) to the cards whose
-corners agreed but fell short of the bars (after letting the pips of a whole
-number card still unread vouch for its rank, pipcheck.py, which is cheaper, and a
-pair of networks give a second opinion, fallback.py), reports
-backs as backs, and finally applies `one_of_each`. `read_image` is the same composition without state: detect,
+indices in one network call. For the cards still unread it then lets the pips of a
+whole number card vouch for its rank (pipcheck.py), asks a pair of networks for a
+second opinion (fallback.py), and gives a second look (one more call) to those whose
+corners agreed but fell short of the bars: cheapest first, so that the cards one
+settles spare the next. It reports backs as backs, and finally applies
+`one_of_each`. `read_image` is the same composition without state: detect,
 then read. Detection is passed in (`detect`) so that evaluation can also feed
 ground-truth quads.
 """
@@ -115,7 +116,8 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
     if pair is not None:  # the cards still unread: a second opinion (fallback.py)
         asked = [i for i, v in enumerate(verdicts) if v is not None and v.card is None
                  and i not in moved and not getattr(cands[i], "face_down", False)]
-        for i, v in zip(asked, pair.read([cuts[i] for i in asked], [firsts[i] for i in asked])):
+        opinions = pair.read([cuts[i] for i in asked], [firsts[i] for i in asked])
+        for i, v in zip(asked, opinions):
             if v.card is not None:
                 verdicts[i] = v
         again = [i for i in again if verdicts[i] is None or verdicts[i].card is None]

@@ -26,8 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.recognize.classifier import DEFAULT_MODEL, Calibration, IndexClassifier, \
-    readings_from_rows
+from vision.recognize.classifier import (
+    DEFAULT_MODEL,
+    Calibration,
+    IndexClassifier,
+    readings_from_rows,
+)
 from vision.recognize.fallback import KEY, pair_classifier
 from vision.recognize.runtime import open_runner
 from vision.training.calibrate import (
@@ -96,7 +100,7 @@ def calibrate_fallback(first: IndexClassifier, pair: IndexClassifier, data: Cali
     gained = asked.accepted(bars)
     stats: dict[str, object] = {
         "temperature": cal.temperature, "budget_cards": target * len(v1.read) - spent,
-        "asked": int(len(asked.read)),
+        "asked": len(asked.read),
         "first_accuracy": float((acc1 & v1.right).sum() / n),
         "accuracy": float(((acc1 & v1.right).sum() + (gained & asked.right).sum()) / n),
         "wrong_cards_added": int((gained & ~asked.right).sum()),
