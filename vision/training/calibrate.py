@@ -6,7 +6,7 @@ trained on) stays <= TARGET_WRONG:
 
 1. `temperature`: one divisor of the logits, fitted (least negative log-likelihood)
    on the calibration patches, so that probabilities mean what they say on decks the
-   network never saw; it matters for pooling two corners (`classifier.joint_prob`).
+   network never saw; it matters for pooling two corners (`vision.recognize.readings.joint_prob`).
 2. the bars (`Bars`): a rank bar and one bar per suit read, each for a card read
    from a single corner (`min_prob`, `suit_min_prob`) and for the joint probability
    of two agreeing corners (`min_prob_pair`, `suit_min_prob_pair`).
@@ -144,7 +144,7 @@ class Bars:
                    tuple(cal.suit_bar(s, pooled=True) for s in SUITS))
 
     def apply(self, cal: Calibration) -> Calibration:
-        """`cal` with these bars (classifier.combine reads them)."""
+        """`cal` with these bars (readings.combine reads them)."""
         return replace(cal, min_prob=self.rank_single, min_prob_pair=self.rank_pair,
                        suit_min_prob=self.suit_single, suit_min_prob_pair=self.suit_pair)
 

@@ -2,7 +2,7 @@
 
 A card whose corners agree but fall short of the first bars is cut again a little
 tighter and looser (classifier.SECOND_LOOK_SCALES) and each corner read as the least
-probability any cut gives the class the usual cut reads (`classifier.least_reading`).
+probability any cut gives the class the usual cut reads (`readings.least_reading`).
 Its own bars are chosen like the first ones (calibrate.choose_thresholds), on exactly
 the cards that would get a second look: the calibration decks' camera scenes
 (calscenes.py) and the kept-back real train photos, which carry their extra cuts. The
