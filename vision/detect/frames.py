@@ -74,8 +74,8 @@ def grow_frames(ev: Evidence, frames: list[Scored], cards: list[np.ndarray],
             continue
         fb = g.bounding_box(f)
         near = [i for i, b in enumerate(box) if not g.apart(fb, b)]
-        if any(_holds(cards[i], f) or _crosses(cards[i], f) for i in near):
-            continue  # a card found round it (printed on it) or across it
+        if any(_holds(cards[i], f) for i in near):
+            continue  # a card found round it: printed on it
         if any(_holds(c, f) for c in out):
             continue
         tried += 1
@@ -175,14 +175,14 @@ def grow(ev: Evidence, frame: np.ndarray, white: tuple[float, float],
     return card
 
 
-def _past_frame(prof: np.ndarray) -> np.ndarray:
-    """Per side, the first offset past the frame's own printed line: where the
-    gradient has fallen to a fifth of the line's."""
-    out = np.zeros(len(prof), dtype=np.int64)
-    for i, p in enumerate(np.abs(prof)):
-        top = p[: max(1, len(p) // 4)].max()
-        k = int(np.argmax(p[: max(1, len(p) // 4)]))
-        while k < len(p) - 1 and p[k] > max(STEP_MIN, 0.2 * top):
+def _past_frame(strength: np.ndarray) -> np.ndarray:
+    """Per side, the first offset past the frame's own printed line (at offset
+    0 once refitted): where the step strength has fallen to a fifth of what it is
+    at the first offset."""
+    out = np.zeros(len(strength), dtype=np.int64)
+    for i, p in enumerate(strength):
+        k = 0
+        while k < len(p) - 1 and p[k] > max(STEP_MIN, 0.2 * p[0]):
             k += 1
         out[i] = k
     return out
