@@ -30,6 +30,7 @@ from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
 from vision.detect.evidence import Evidence, gather
 from vision.detect.faces import looks_face_down
+from vision.detect.frames import grow_frames
 from vision.detect.printed import printed_on_card, white_level
 from vision.detect.rescue import snap_again
 from vision.detect.sizes import drop_tiny
@@ -131,7 +132,10 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     outlines = _polish(ev, select.nms(select.dedupe(select.score_many(ev, whole)), 0.8))
     first = select.nms([s for s in outlines if s.support >= 0.3], 0.8)
     white = white_level(ev)
-    scored = _not_printed(ev, select.dedupe(first), white)
+    deduped = select.dedupe(first)
+    scored = _not_printed(ev, deduped, white)
+    kept = {id(s) for s in scored}
+    printed = [s for s in deduped if id(s) not in kept]  # frames, pips (frames.py)
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
     rest, inner = _unexplained(rest, strong, sizes, ev.shape)
@@ -191,7 +195,12 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
-    return _stack_order([c.quad for c in chosen], ev)
+    cards = [c.quad for c in chosen]
+    # A court card whose border hardly shows: grown from its picture frame (frames.py).
+    grown, pieces = grow_frames(ev, printed, cards, white)
+    if grown:
+        cards = [c for i, c in enumerate(cards) if i not in pieces] + grown
+    return _stack_order(cards, ev)
 
 
 def _distinct(quads: list[np.ndarray], grid: float = 2.0) -> list[np.ndarray]:
