@@ -8,6 +8,8 @@ classifier has its own tests.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pytest
 
@@ -27,7 +29,8 @@ class CountingRecognizer:
     once: the reader unreads repeats). Remembers how many patches it saw."""
 
     deck = None
-    CARDS = [f"{r}{s}" for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9")]
+    CARDS: ClassVar[list[str]] = [f"{r}{s}" for s in "CDHS"
+                                  for r in ("2", "3", "4", "5", "6", "7", "8", "9")]
 
     def __init__(self) -> None:
         self.calibration = Calibration()

@@ -7,10 +7,10 @@ import pytest
 
 torch = pytest.importorskip("torch")  # the `train` extra
 
-from vision.training import augment  # noqa: E402
+from vision.training import augment
 
 
-def _batch(n: int = 64) -> "torch.Tensor":
+def _batch(n: int = 64) -> torch.Tensor:
     g = torch.Generator().manual_seed(1)
     return torch.rand(n, 3, 64, 32, generator=g)
 

@@ -23,7 +23,6 @@ import numpy as np
 from vision.cardart.decks import ALL_CARDS, CardArtUnavailable, DeckArt, RenderFailed
 from vision.types import RANKS
 
-
 #: Bumped whenever rendering changes what a cached PNG holds, so a cache written by an
 #: older renderer is never read back as if it were current.
 RENDER_VERSION = 2
