@@ -15,7 +15,7 @@ from vision_helpers import real_boxes
 
 from vision.detect import detect_cards
 from vision.detect import geometry as g
-from vision.detect.squeeze import SUPPORT_GAIN, merge_looks
+from vision.detect.squeeze import NEW_IOU, SUPPORT_GAIN, merge_looks
 from vision.evaluate import REAL_PHOTOS, best_matches, real_labels, stretched
 
 REAL = REAL_PHOTOS / "images"
@@ -30,6 +30,23 @@ def test_a_card_alone_in_the_second_look_is_added() -> None:
     second = [_rect(0, 0, 60, 87), _rect(200, 0, 260, 87)]
     out = merge_looks(first, [0.95], second, [0.95, 0.9])
     assert len(out) == 2 and out[0] is first[0] and out[1] is second[1]
+
+
+def _turned(cx: float, cy: float, angle_deg: float) -> np.ndarray:
+    """A 60 x 87 card turned by `angle_deg` about (cx, cy)."""
+    a = np.radians(angle_deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return ((_rect(-30, -43.5, 30, 43.5) @ rot.T) + [cx, cy]).astype(np.float32)
+
+
+def test_a_card_beside_a_tilted_one_is_added() -> None:
+    """Two cards tilted alike, the second lying a little over the first: their
+    boxes overlap by over NEW_IOU, the cards by far less; the second look's
+    card is new (IMG_2628's covered queen, squeezed 1 x 0.8)."""
+    a, b = _turned(100, 100, 40), _turned(140, 105, 40)
+    assert g.box_iou(g.bounding_box(a), g.bounding_box(b)) > NEW_IOU > g.iou(a, b)
+    out = merge_looks([a], [0.95], [a, b], [0.95, 0.8])
+    assert len(out) == 2 and out[1] is b
 
 
 def test_a_misshapen_card_and_its_piece_are_replaced() -> None:

@@ -13,13 +13,13 @@ that size the lost resolution cannot be restored, so the frame is unsqueezed by
 shrinking its stretched axis, not by enlarging the squeezed one).
 
 The cards of the second look are added to those of the first where no card of
-the first (nor one added already) lies (boxes overlapping under 0.3 IoU). Where
+the first (nor one added already) lies (overlapping under 0.3 IoU). Where
 the first look found a card misshapen (a quad of the nominal aspect and right
 corners on a card the squeeze made a parallelogram of another aspect, or that
 and pieces of it), its index corners are cut wrong and it is not read: the
 second look's card replaces it when the edges back it better and it takes no
 more nor less of the cards around it (merge_looks; real train photos: 1 x 0.8
-373 -> 382 read right, 0.8 x 1 381 -> 385, as they are 421 -> 422). Otherwise
+373 -> 383 read right, 0.8 x 1 381 -> 385, as they are 421 -> 422). Otherwise
 the first look, made on the frame as it came at full resolution, keeps its
 cards.
 """
@@ -50,8 +50,8 @@ TELLING_SUPPORT = 0.85
 #: taken for a narrow card (2.9 on a rendered scene, read as its card but no
 #: card's outline), while cards on steep real photos reach 2.1.
 MAX_ASPECT = 2.2
-#: A card of the second look is new when its box overlaps every card of the
-#: first look's under this IoU.
+#: A card of the second look is new when it overlaps every card of the first
+#: look's under this IoU.
 NEW_IOU = 0.3
 #: A card of the second look may replace the card of the first whose box it
 #: overlaps by this IoU or more, when that is the only one it overlaps by
@@ -142,7 +142,10 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
     """The first look's cards with the second look's merged in.
 
     A card of the second look where no card of the first (nor one added
-    already) lies (boxes overlapping under NEW_IOU) is added. One that the
+    already) lies (overlapping each under NEW_IOU) is added: by the cards
+    themselves, not their boxes, which for two tilted cards lying over each
+    other overlap more than the cards do (a covered card of a squeezed real
+    train photo, IMG_2628 at 1 x 0.8, was missed). One that the
     first look saw as a misshapen quad, or as that and pieces of the card, is
     the same card seen where the detector's shape tests and corner guesses hold
     (the frame unsqueezed): it replaces them when the edges back it better
@@ -164,10 +167,12 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
                 on[i, j] = g.intersection_area(first[i], second[j]) / area1[i]
     added: list[np.ndarray] = []
     for j in range(n2):
-        if (over[:, j] < NEW_IOU).all():
-            taken = g.boxes([q for q in out if q is not None] + added)
-            if all(g.box_iou(sb[j], o) < NEW_IOU for o in taken):
+        if all(g.iou(second[j], q) < NEW_IOU for q in first):
+            taken = [q for q in out if q is not None] + added
+            if all(g.iou(second[j], o) < NEW_IOU for o in taken):
                 added.append(second[j])
+            continue
+        if (over[:, j] < NEW_IOU).all():
             continue
         main = int(np.argmax(over[:, j]))
         members = set(np.flatnonzero(on[:, j] >= INSIDE).tolist()) | {main}
