@@ -34,7 +34,7 @@ from vision.detect.frames import grow_frames
 from vision.detect.printed import printed_on_card, white_level
 from vision.detect.rescue import snap_again
 from vision.detect.sizes import drop_tiny
-from vision.detect.squeeze import unsqueezed_quads
+from vision.detect.squeeze import second_look
 from vision.recognize.patch import index_quads_and_patches
 from vision.types import VisionError
 
@@ -102,10 +102,10 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
     quads = find_quads(ev, config)
     support = [x.support for x in select.score_many(ev, quads)]
     # A frame resized non-uniformly: a second look at it unsqueezed (squeeze.py).
-    more = (unsqueezed_quads(image, ev, quads, support, lambda e: find_quads(e, config))
-            if config.unsqueeze else [])
-    if more:
-        quads = _stack_order(quads + more, ev)
+    merged = (second_look(image, ev, quads, support, lambda e: find_quads(e, config))
+              if config.unsqueeze else None)
+    if merged is not None:
+        quads = _stack_order(merged, ev)
         support = [x.support for x in select.score_many(ev, quads)]
     full = refine.refine_full(image, [q / ev.scale for q in quads], ev.scale)
     box = g.boxes(quads)
