@@ -117,7 +117,7 @@ def _club(rng: np.random.Generator, canvas: np.ndarray) -> None:
     side_r = r * rng.uniform(0.9, 1.1)
     for cx, cy, rr in ((0.0, top_y, r), (-spread, side_y, side_r), (spread, side_y, side_r)):
         c = _px(np.array([[cx, cy]]))[0]
-        cv2.circle(canvas, (int(c[0]), int(c[1])), round(rr * 0.5 * (_GRID - 1)),
+        cv2.circle(canvas, (int(c[0]), int(c[1])), int(round(rr * 0.5 * (_GRID - 1))),
                    255, -1, cv2.LINE_AA)
     if rng.random() < 0.7:  # the gap between the lobes filled, as most decks print
         hub = np.array([[0, top_y], [-spread, side_y], [spread, side_y]])
