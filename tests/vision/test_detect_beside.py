@@ -59,3 +59,27 @@ def test_guess_stands_on_the_rows_far_end() -> None:
     assert g.iou(guess, want) > 0.97
     low = np.array([[0, 10], [90, 10], [90, 70], [0, 70]], np.float32)
     assert beside.beside_guesses([low], [card], [1.0]) == []
+
+
+def test_kernel_compiled_and_plain_agree() -> None:
+    """kernels.beside_pairs, compiled at import, picks the same cards as its plain
+    Python loop (CARDTABLE_NO_JIT machines run that), on random cards and rows."""
+    from vision.detect.kernels import COMPILED
+    from vision.detect.kernels.beside import beside_pairs
+
+    if not COMPILED:
+        pytest.skip("numba missing or CARDTABLE_NO_JIT set")
+    assert len(beside_pairs.signatures) == 1
+    rng = np.random.default_rng(5)
+    card = np.array([[0, 0], [60, 0], [60, 88], [0, 88]], np.float32)
+    cards = np.stack([card + rng.uniform(0, 40, 2).astype(np.float32) for _ in range(30)])
+    rows = np.stack([np.array([[0, 0], [w, 0], [w, 88], [0, 88]], np.float32)
+                     + rng.uniform(0, 40, 2).astype(np.float32) for w in rng.uniform(60, 140, 60)])
+    sup = rng.uniform(0.85, 1.0, 30)
+    args = (1.15, 2.0, 1.2, 2.2, 0.12, 0.25, 1.05, 0.1)
+    fast = np.empty((60, 2), np.int64)
+    plain = np.empty((60, 2), np.int64)
+    beside_pairs(cards, sup, rows, *args, fast)
+    beside_pairs.py_func(cards, sup, rows, *args, plain)
+    assert (fast >= 0).any()
+    assert (fast == plain).all()

@@ -125,6 +125,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         whole.extend(found)
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
+    loose = list(rest)  # (a row's outline is no card: beside.row_rects)
     found, corners = darkest.darkest_quads(ev, cs, min_area)  # busy tables only
     whole.extend(found)
     rest.extend(corners)
@@ -188,10 +189,13 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
         pool = rows.drop_rows(pool, seams)
     # The card under one found whole, beside it at the end of an outline
     # holding both (beside.py).
-    holders = [s.quad for s in pool if s.support >= 0.6] + beside.row_rects(cs, 1.2 * min_area)
     whole = [s for s in pool if s.support >= 0.85 and s.side_min >= 0.7]
-    ends = beside.beside_guesses(holders, [s.quad for s in whole], [s.support for s in whole])
-    pool += _not_printed(ev, select.score_many(ev, ends), white)
+    if whole:
+        area = [g.quad_area(s.quad) for s in whole]
+        holders = [s.quad for s in pool if s.support >= 0.6] + beside.row_rects(
+            loose, beside.BESIDE_AREA[0] * min(area), beside.BESIDE_AREA[1] * max(area))
+        ends = beside.beside_guesses(holders, [s.quad for s in whole], [s.support for s in whole])
+        pool += _not_printed(ev, select.score_many(ev, ends), white)
     stacked = np.stack([s.quad for s in pool]).astype(np.float32) if pool else None
     pool = credit_cut_off(ev, pool, sizes, stacked)
     pool = drop_tiny(ev, pool, config.min_support, stacked)
