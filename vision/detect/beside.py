@@ -13,6 +13,14 @@ card under it is as big as the one found, lies flush with its top and bottom
 sides, and its far side is the row's end side: a card of the found card's width,
 standing square on that side (`beside_guesses`). It is only proposed: it is
 chosen when its visible outline (the strip's) is backed by edges.
+
+The same row, when the strip is narrow, is nearly square (a card and a strip:
+1.1-1.4 cards wide, one high), and its outline is backed all round: it was
+chosen as one card (IMG_2650: the A and the J under it as one "card", read as
+the J's neighbour Q once the photo is squeezed). A card is not square: an outline
+under ROW_SQUARE holding a card found whole with room for another beside it is
+the row of the two, no card (`split_rows` drops it; a card seen at a slant may
+be as square, but holds no card-shaped outline flush with its end).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import numpy as np
 
 from vision.detect import geometry as g
 from vision.detect.kernels.beside import beside_pairs
+from vision.detect.select import Scored
 
 #: The row's height (its extent along the card's long sides) matches the card's
 #: long side within this share.
@@ -34,13 +43,41 @@ BESIDE_MAX = 1.05
 BESIDE_AREA = (1.2, 2.2)
 #: The card lies within the row: its sides may stick out of it by this share.
 BESIDE_SLACK = 0.1
+#: Cards found whole, for this module: pool outlines this well backed, all round
+#: and on their weakest side; rows: outlines backed this well.
+WHOLE_SUPPORT = (0.85, 0.7)
+ROW_SUPPORT = 0.6
 #: The card found must have about a card's aspect (long / short side): the half
 #: of a near-square row taken for a card lying across it (a court picture's
 #: middle line its seam) is 1.67 long, and a card beside it would be a phantom.
 BESIDE_ASPECT = (1.15, 2.0)
+#: An outline holding a card found whole, with room for another card beside
+#: it, is the row of the two, no card, when it is this near square (long / short
+#: side) or more: a card is 1.4 (88 x 63 mm), a row of two 0.7-1.4.
+ROW_SQUARE = 1.2
 #: A contour filling this share of its bounding rectangle or more may be a row
 #: (as rows.ROW_FILL): the rectangle is the row's outline.
 BESIDE_FILL = 0.85
+
+
+def split_rows(pool: list[Scored], loose: list[np.ndarray]
+               ) -> tuple[list[Scored], list[np.ndarray]]:
+    """The pool without near-square rows of two (see the module docstring), and
+    the guesses of the cards beside cards found whole (`beside_guesses`) in the
+    pool's outlines and in the rectangles of contours `loose` (not plainly a
+    card: `row_rects`)."""
+    whole = [s for s in pool if s.support >= WHOLE_SUPPORT[0] and s.side_min >= WHOLE_SUPPORT[1]]
+    if not whole:
+        return pool, []
+    area = [g.quad_area(s.quad) for s in whole]
+    held_by = [s for s in pool if s.support >= ROW_SUPPORT]
+    holders = [s.quad for s in held_by] + row_rects(
+        loose, BESIDE_AREA[0] * min(area), BESIDE_AREA[1] * max(area))
+    ends, held = beside_guesses(holders, [s.quad for s in whole], [s.support for s in whole])
+    gone = {id(s) for s, h in zip(held_by, held) if h and g.aspect(s.quad) < ROW_SQUARE}
+    if gone:
+        pool = [s for s in pool if id(s) not in gone]
+    return pool, ends
 
 
 def row_rects(cs: list[np.ndarray], min_area: float, max_area: float) -> list[np.ndarray]:
@@ -60,26 +97,28 @@ def row_rects(cs: list[np.ndarray], min_area: float, max_area: float) -> list[np
 
 
 def beside_guesses(rows: list[np.ndarray], cards: list[np.ndarray], support: list[float]
-                   ) -> list[np.ndarray]:
+                   ) -> tuple[list[np.ndarray], np.ndarray]:
     """Card quads at the ends of outlines `rows` (work scale) past the cards found
     whole (`cards`, edge `support`) that they hold, one card high: each as wide
-    as that card (its short side), standing square on the row's end side. A card
+    as that card (its short side), standing square on the row's end side; and
+    for each row whether it holds such a card (at either end). A card
     crossing a better backed one (IoU 0.2-0.8) gives none: it is a wrong reading
     of the same cards (a near-square row's half, taken for a card lying across
     it, found a phantom beside it). Of the cards a row end holds, the best
     backed one gives its width (the pool holds each card several times over).
     (Boxes and projections, not polygon intersections: kernels.beside.)"""
     if not rows or not cards:
-        return []
+        return [], np.zeros(len(rows), dtype=bool)
     r_all = np.ascontiguousarray(np.array(rows, dtype=np.float32))  # (R, 4, 2)
     c_all = np.ascontiguousarray(np.array(cards, dtype=np.float32))  # (C, 4, 2)
     best = np.empty((len(r_all), 2), dtype=np.int64)
     beside_pairs(c_all, np.asarray(support, dtype=np.float64), r_all, BESIDE_ASPECT[0],
                  BESIDE_ASPECT[1], BESIDE_AREA[0], BESIDE_AREA[1], BESIDE_HEIGHT, BESIDE_MIN,
                  BESIDE_MAX, BESIDE_SLACK, best)
+    held = np.zeros(len(r_all), dtype=bool)
     j_sel, w_sel = np.nonzero(best >= 0)
     if not len(j_sel):
-        return []
+        return [], held
     c_sel = c_all[best[j_sel, w_sel]]  # (S, 4, 2): the card each guess is as wide as
     r_sel = r_all[j_sel]
     e0 = ((c_sel[:, 1] - c_sel[:, 0]) + (c_sel[:, 2] - c_sel[:, 3])) / 2
@@ -88,6 +127,7 @@ def beside_guesses(rows: list[np.ndarray], cards: list[np.ndarray], support: lis
     u = np.where((l0 <= l1)[:, None], e0, e1)
     short = np.minimum(l0, l1)
     ru = ((r_sel - c_sel.mean(axis=1)[:, None]) * u[:, None]).sum(axis=2)  # along u, (S, 4)
+    held[j_sel] = True
     # The end side: the row's two corners farthest along the row's way at that
     # end. The card stands square on it, as wide as the card found (the side's
     # own slant, not the found card's: cards of a row lie a few degrees apart,
@@ -103,4 +143,4 @@ def beside_guesses(rows: list[np.ndarray], cards: list[np.ndarray], support: lis
     wide = (n * short[:, None]).astype(np.float32)
     out = np.stack([a, b, b + wide, a + wide], axis=1)
     arr = g.order_quads(out.astype(np.float32))
-    return list(arr[g.card_shaped_many(arr, max_angle_dev=28.0)])
+    return list(arr[g.card_shaped_many(arr, max_angle_dev=28.0)]), held

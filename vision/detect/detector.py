@@ -188,14 +188,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     if seams:
         pool = rows.drop_rows(pool, seams)
     # The card under one found whole, beside it at the end of an outline
-    # holding both (beside.py).
-    whole = [s for s in pool if s.support >= 0.85 and s.side_min >= 0.7]
-    if whole:
-        area = [g.quad_area(s.quad) for s in whole]
-        holders = [s.quad for s in pool if s.support >= 0.6] + beside.row_rects(
-            loose, beside.BESIDE_AREA[0] * min(area), beside.BESIDE_AREA[1] * max(area))
-        ends = beside.beside_guesses(holders, [s.quad for s in whole], [s.support for s in whole])
-        pool += _not_printed(ev, select.score_many(ev, ends), white)
+    # holding both; that outline, nearly square, is no card (beside.py).
+    pool, ends = beside.split_rows(pool, loose)
+    pool += _not_printed(ev, select.score_many(ev, ends), white)
     stacked = np.stack([s.quad for s in pool]).astype(np.float32) if pool else None
     pool = credit_cut_off(ev, pool, sizes, stacked)
     pool = drop_tiny(ev, pool, config.min_support, stacked)
