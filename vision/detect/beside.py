@@ -66,14 +66,16 @@ def split_rows(pool: list[Scored], loose: list[np.ndarray]
     the guesses of the cards beside cards found whole (`beside_guesses`) in the
     pool's outlines and in the rectangles of contours `loose` (not plainly a
     card: `row_rects`)."""
-    whole = [s for s in pool if s.support >= WHOLE_SUPPORT[0] and s.side_min >= WHOLE_SUPPORT[1]]
+    held_by = [s for s in pool if s.support >= ROW_SUPPORT]
+    whole = [s for s in held_by if s.support >= WHOLE_SUPPORT[0] and s.side_min >= WHOLE_SUPPORT[1]]
     if not whole:
         return pool, []
-    area = [g.quad_area(s.quad) for s in whole]
-    held_by = [s for s in pool if s.support >= ROW_SUPPORT]
+    cards = np.array([s.quad for s in whole], dtype=np.float32)
+    x, y = cards[..., 0].astype(np.float64), cards[..., 1].astype(np.float64)
+    area = 0.5 * np.abs((x * y[:, [1, 2, 3, 0]] - x[:, [1, 2, 3, 0]] * y).sum(axis=1))
     holders = [s.quad for s in held_by] + row_rects(
-        loose, BESIDE_AREA[0] * min(area), BESIDE_AREA[1] * max(area))
-    ends, held = beside_guesses(holders, [s.quad for s in whole], [s.support for s in whole])
+        loose, BESIDE_AREA[0] * float(area.min()), BESIDE_AREA[1] * float(area.max()))
+    ends, held = beside_guesses(holders, cards, [s.support for s in whole])
     gone = {id(s) for s, h in zip(held_by, held) if h and g.aspect(s.quad) < ROW_SQUARE}
     if gone:
         pool = [s for s in pool if id(s) not in gone]
@@ -96,8 +98,8 @@ def row_rects(cs: list[np.ndarray], min_area: float, max_area: float) -> list[np
     return out
 
 
-def beside_guesses(rows: list[np.ndarray], cards: list[np.ndarray], support: list[float]
-                   ) -> tuple[list[np.ndarray], np.ndarray]:
+def beside_guesses(rows: list[np.ndarray], cards: list[np.ndarray] | np.ndarray,
+                   support: list[float]) -> tuple[list[np.ndarray], np.ndarray]:
     """Card quads at the ends of outlines `rows` (work scale) past the cards found
     whole (`cards`, edge `support`) that they hold, one card high: each as wide
     as that card (its short side), standing square on the row's end side; and
@@ -107,7 +109,7 @@ def beside_guesses(rows: list[np.ndarray], cards: list[np.ndarray], support: lis
     it, found a phantom beside it). Of the cards a row end holds, the best
     backed one gives its width (the pool holds each card several times over).
     (Boxes and projections, not polygon intersections: kernels.beside.)"""
-    if not rows or not cards:
+    if not len(rows) or not len(cards):
         return [], np.zeros(len(rows), dtype=bool)
     r_all = np.ascontiguousarray(np.array(rows, dtype=np.float32))  # (R, 4, 2)
     c_all = np.ascontiguousarray(np.array(cards, dtype=np.float32))  # (C, 4, 2)
