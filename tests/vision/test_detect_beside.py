@@ -93,10 +93,11 @@ def test_guess_stands_on_the_rows_far_end() -> None:
 
 
 def test_kernel_compiled_and_plain_agree() -> None:
-    """kernels.beside_pairs, compiled at import, picks the same cards as its plain
-    Python loop (CARDTABLE_NO_JIT machines run that), on random cards and rows."""
+    """kernels.beside_pairs and beside_quads, compiled at import, pick the same
+    cards and give the same guesses as their plain Python loops (CARDTABLE_NO_JIT
+    machines run those), on random cards and rows."""
     from vision.detect.kernels import COMPILED
-    from vision.detect.kernels.beside import beside_pairs
+    from vision.detect.kernels.beside import beside_pairs, beside_quads
 
     if not COMPILED:
         pytest.skip("numba missing or CARDTABLE_NO_JIT set")
@@ -114,3 +115,9 @@ def test_kernel_compiled_and_plain_agree() -> None:
     beside_pairs.py_func(cards, sup, rows, *args, plain)
     assert (fast >= 0).any()
     assert (fast == plain).all()
+    assert len(beside_quads.signatures) == 1
+    out_fast = np.zeros((120, 4, 2), np.float32)
+    out_plain = np.zeros((120, 4, 2), np.float32)
+    n = beside_quads(cards, rows, fast, out_fast)
+    assert n == beside_quads.py_func(cards, rows, fast, out_plain) == int((fast >= 0).sum())
+    np.testing.assert_allclose(out_fast[:n], out_plain[:n], atol=1e-3)

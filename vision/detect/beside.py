@@ -31,7 +31,8 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect.kernels.beside import beside_pairs
+from vision.detect.kernels.beside import beside_pairs, beside_quads
+from vision.detect.kernels.quads import card_shaped, order_quad
 from vision.detect.select import Scored
 
 #: The row's height (its extent along the card's long sides) matches the card's
@@ -119,32 +120,20 @@ def beside_guesses(rows: list[np.ndarray], cards: list[np.ndarray] | np.ndarray,
     beside_pairs(c_all, np.asarray(support, dtype=np.float64), r_all, BESIDE_ASPECT[0],
                  BESIDE_ASPECT[1], BESIDE_AREA[0], BESIDE_AREA[1], BESIDE_HEIGHT, BESIDE_MIN,
                  BESIDE_MAX, BESIDE_SLACK, best)
-    held = np.zeros(len(r_all), dtype=bool)
-    j_sel, w_sel = np.nonzero(best >= 0)
-    if not len(j_sel):
+    held = (best >= 0).any(axis=1)
+    if not held.any():
         return [], held
-    c_sel = c_all[best[j_sel, w_sel]]  # (S, 4, 2): the card each guess is as wide as
-    r_sel = r_all[j_sel]
-    e0 = ((c_sel[:, 1] - c_sel[:, 0]) + (c_sel[:, 2] - c_sel[:, 3])) / 2
-    e1 = ((c_sel[:, 3] - c_sel[:, 0]) + (c_sel[:, 2] - c_sel[:, 1])) / 2
-    l0, l1 = g.lengths(e0), g.lengths(e1)
-    u = np.where((l0 <= l1)[:, None], e0, e1)
-    short = np.minimum(l0, l1)
-    ru = ((r_sel - c_sel.mean(axis=1)[:, None]) * u[:, None]).sum(axis=2)  # along u, (S, 4)
-    held[j_sel] = True
     # The end side: the row's two corners farthest along the row's way at that
     # end. The card stands square on it, as wide as the card found (the side's
     # own slant, not the found card's: cards of a row lie a few degrees apart,
     # IMG_2619).
-    order = np.argsort(ru, axis=1)
-    ends = np.where(w_sel[:, None] == 0, order[:, 2:], order[:, :2])  # (S, 2)
-    a = np.take_along_axis(r_sel, ends[:, :1, None], axis=1)[:, 0]
-    b = np.take_along_axis(r_sel, ends[:, 1:, None], axis=1)[:, 0]
-    side = b - a
-    n = np.stack([-side[:, 1], side[:, 0]], axis=1) / np.maximum(g.lengths(side), 1e-6)[:, None]
-    inward = ((r_sel.mean(axis=1) - a) * n).sum(axis=1) < 0
-    n[inward] *= -1
-    wide = (n * short[:, None]).astype(np.float32)
-    out = np.stack([a, b, b + wide, a + wide], axis=1)
-    arr = g.order_quads(out.astype(np.float32))
-    return list(arr[g.card_shaped_many(arr, max_angle_dev=28.0)]), held
+    out = np.empty((2 * len(r_all), 4, 2), dtype=np.float32)
+    found = []
+    for q in out[:beside_quads(c_all, r_all, best, out)]:
+        # (kernels.quads: geometry's order_quad and card shape test, for the few
+        # guesses without numpy's per-call cost.)
+        ordered = np.empty((4, 2), dtype=np.float32)
+        order_quad(q, ordered)
+        if card_shaped(ordered, 28.0, g.ASPECT_MIN, g.ASPECT_MAX):
+            found.append(ordered)
+    return found, held

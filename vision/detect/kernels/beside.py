@@ -127,3 +127,56 @@ def beside_pairs(cards: np.ndarray, sup: np.ndarray, rows: np.ndarray, asp_lo: f
                 best[j, 0] = i
             if past1 and (best[j, 1] < 0 or sup[i] > sup[best[j, 1]]):
                 best[j, 1] = i
+
+
+@_compiled("int64(float32[:, :, ::1], float32[:, :, ::1], int64[:, ::1], float32[:, :, ::1])")
+def beside_quads(cards: np.ndarray, rows: np.ndarray, best: np.ndarray, out: np.ndarray) -> int:
+    """The guesses of `beside_pairs`' picks `best` (R, 2) into out[:n] (n returned,
+    out (2R, 4, 2)): for row j and end w holding card best[j, w], a card as wide
+    as that card's short side standing square on the row's end side (its two
+    corners farthest along the card's short axis u that way), reaching into the
+    row."""
+    n = 0
+    for j in range(rows.shape[0]):
+        for w in range(2):
+            i = best[j, w]
+            if i < 0:
+                continue
+            c = cards[i]
+            e0x = 0.5 * ((float(c[1, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[3, 0])))
+            e0y = 0.5 * ((float(c[1, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[3, 1])))
+            e1x = 0.5 * ((float(c[3, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[1, 0])))
+            e1y = 0.5 * ((float(c[3, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[1, 1])))
+            l0, l1 = math.hypot(e0x, e0y), math.hypot(e1x, e1y)
+            if l0 <= l1:
+                ux, uy, short = e0x, e0y, l0
+            else:
+                ux, uy, short = e1x, e1y, l1
+            cx = 0.25 * (float(c[0, 0]) + float(c[1, 0]) + float(c[2, 0]) + float(c[3, 0]))
+            cy = 0.25 * (float(c[0, 1]) + float(c[1, 1]) + float(c[2, 1]) + float(c[3, 1]))
+            # The row's corners in order along u (insertion sort, stable).
+            idx = np.arange(4)
+            ru = np.empty(4)
+            for k in range(4):
+                ru[k] = (float(rows[j, k, 0]) - cx) * ux + (float(rows[j, k, 1]) - cy) * uy
+            for k in range(1, 4):
+                m = k
+                while m > 0 and ru[idx[m - 1]] > ru[idx[m]]:
+                    idx[m - 1], idx[m] = idx[m], idx[m - 1]
+                    m -= 1
+            ka, kb = (idx[2], idx[3]) if w == 0 else (idx[0], idx[1])
+            ax, ay = float(rows[j, ka, 0]), float(rows[j, ka, 1])
+            bx, by = float(rows[j, kb, 0]), float(rows[j, kb, 1])
+            sx, sy = bx - ax, by - ay
+            norm = max(math.hypot(sx, sy), 1e-6)
+            nx, ny = -sy / norm, sx / norm
+            rx = 0.25 * (float(rows[j, 0, 0]) + float(rows[j, 1, 0]) + float(rows[j, 2, 0]) + float(rows[j, 3, 0]))
+            ry = 0.25 * (float(rows[j, 0, 1]) + float(rows[j, 1, 1]) + float(rows[j, 2, 1]) + float(rows[j, 3, 1]))
+            if (rx - ax) * nx + (ry - ay) * ny < 0.0:
+                nx, ny = -nx, -ny
+            out[n, 0, 0], out[n, 0, 1] = ax, ay
+            out[n, 1, 0], out[n, 1, 1] = bx, by
+            out[n, 2, 0], out[n, 2, 1] = bx + nx * short, by + ny * short
+            out[n, 3, 0], out[n, 3, 1] = ax + nx * short, ay + ny * short
+            n += 1
+    return n
