@@ -29,6 +29,7 @@ from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
 from vision.detect.evidence import Evidence, gather
+from vision.detect.extend import extend_parts
 from vision.detect.faces import looks_face_down
 from vision.detect.frames import grow_frames
 from vision.detect.printed import printed_on_card, white_level
@@ -195,7 +196,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
-    cards = [c.quad for c in chosen]
+    # A part of a card chosen as the card (a cut through its print): grown (extend.py).
+    cards = extend_parts(ev, [c.quad for c in chosen])
     # A court card whose border hardly shows: grown from its picture frame (frames.py).
     grown, pieces = grow_frames(ev, printed, cards, white)
     if grown:

@@ -1,0 +1,134 @@
+"""A part of a card found as the card: extend it across the side that is no border.
+
+Why: a card lying on light paper (a placemat, a sheet on a desk) shows its border
+faintly on one or two sides, so its whole outline is weakly edge-backed, while a
+part of it is strongly so: three real border pieces closed by a line through the
+card's own print (a row of pips, the edge of the paper under it continuing across
+the card). Such a part is card-shaped too: half a card cut across its long sides is
+1 : 0.7, that is again about 1.4, and a strip cut along them is merely a slim card.
+Chosen as the card, its corner patches show blank paper or a big pip, never the
+index (real train photos IMG_2478, IMG_2538, cam_image25).
+
+How: for each card chosen, its weakest side, when it is a long side with few
+edges along it while the other three are well backed, is a candidate cut. Beyond
+it, try the lengths across that make a card (the cut side being the card's short
+side, or its long side) and keep the one whose far side and the two side
+borders running on up to it are best backed by edges; keep the card grown only
+when that backing is clear, the part added is mostly paper (the card's face, not
+the table) and it runs over no other card found and stays in the picture.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detect import geometry as g
+from vision.detect import outline
+from vision.detect.evidence import Evidence, line_angle, on_edge
+
+#: A side with at most this share of edge samples may be a cut through the card;
+#: the other three sides need at least OTHER_MIN.
+CUT_MAX = 0.45
+OTHER_MIN = 0.6
+#: The cut must be a long side: at least this times the mean of the other two.
+CUT_LONG = 1.3
+#: Long / short of the card grown (a card is about 1.4).
+ASPECT = (1.25, 1.6)
+#: Least mean backing of far side and the two borders running on to it, and of
+#: each border alone (one side may lie on paper of the same tone).
+BACKED_MIN = 0.6
+EACH_MIN = 0.3
+#: Least paper share in the part added.
+PAPER_MIN = 0.5
+#: Lengths tried across, per range.
+STEPS = 12
+#: Samples along the far side and along each border run on.
+N_SIDE = 20
+
+
+def extend_parts(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
+    """`cards` (work-scale quads) with each part of a card grown to the card where
+    the evidence shows one (see the module docstring); the others as they are."""
+    if not cards:
+        return cards
+    qs = np.stack([g.order_quad(np.asarray(q, dtype=np.float32)) for q in cards]).astype(np.float32)
+    on = outline.outline_flags(ev, qs, N_SIDE).reshape(len(qs), 4, N_SIDE).mean(axis=2)
+    out = list(cards)
+    for i, q in enumerate(qs):
+        grown = _grow(ev, q, on[i])
+        if grown is None:
+            continue
+        others = [qs[j] for j in range(len(qs)) if j != i]
+        area = g.quad_area(grown)
+        if any(g.intersection_area(grown, o) > 0.1 * min(area, g.quad_area(o)) for o in others
+               if g.intersection_area(q, o) <= 0.1 * min(g.quad_area(q), g.quad_area(o))):
+            continue
+        out[i] = grown
+    return out
+
+
+def _grow(ev: Evidence, q: np.ndarray, on: np.ndarray,
+          debug: dict[str, object] | None = None) -> np.ndarray | None:
+    """The card that clockwise quad `q` (side backing `on`, (4,)) is a part of, or None."""
+    e = g.edge_lengths(q)
+    k = int(np.argmin(on))
+    if on[k] > CUT_MAX or np.delete(on, k).min() < OTHER_MIN:
+        return None
+    across = (e[(k + 1) % 4] + e[(k + 3) % 4]) / 2
+    if e[k] < CUT_LONG * across:
+        return None
+    a, b = q[k], q[(k + 1) % 4]  # the cut side
+    pa, pb = q[(k + 3) % 4], q[(k + 2) % 4]  # the far ends of the borders ending at a, b
+    ua = (a - pa) / (np.linalg.norm(a - pa) + 1e-9)
+    ub = (b - pb) / (np.linalg.norm(b - pb) + 1e-9)
+    s = float(e[k])
+    # The cut side is the card's short side: half a card found (a strip cut
+    # along the long sides was tried too: it grew whole cards onto the border
+    # of a card lying next to them, IMG_2616, IMG_2631).
+    lengths = np.linspace(s * ASPECT[0], s * ASPECT[1], STEPS)
+    h, w = ev.shape
+    best: tuple[float, np.ndarray] | None = None
+    t = np.linspace(0.06, 0.94, N_SIDE, dtype=np.float32)[:, None]
+    for length in lengths:
+        # Both borders run on alike (a part cut askew has borders of unlike
+        # lengths; grown in proportion its far side tilted, cam_image25).
+        na = a + ua * (length - across)
+        nb = b + ub * (length - across)
+        far = (na + t * (nb - na)).astype(np.float32)
+        run_a = (a + t * (na - a)).astype(np.float32)
+        run_b = (b + t * (nb - b)).astype(np.float32)
+        fs = [float(on_edge(ev, far, line_angle(na, nb)).mean()),
+              float(on_edge(ev, run_a, line_angle(pa, a)).mean()),
+              float(on_edge(ev, run_b, line_angle(pb, b)).mean())]
+        score = float(np.mean(fs))
+        if min(fs) < EACH_MIN or score < BACKED_MIN:
+            continue
+        if best is None or score > best[0]:
+            card = q.copy()
+            card[k], card[(k + 1) % 4] = na, nb
+            best = (score, card)
+    if best is None:
+        return None
+    card = best[1]
+    if card[:, 0].min() < -1 or card[:, 1].min() < -1 or card[:, 0].max() > w or card[:, 1].max() > h:
+        return None
+    if not g.is_card_shaped(card):
+        return None
+    added = np.stack([q[k], q[(k + 1) % 4], card[(k + 1) % 4], card[k]]).astype(np.float32)
+    paper = _paper_share(ev, added)
+    if debug is not None:
+        debug.update(score=best[0], paper=paper, card=card)
+    if paper < PAPER_MIN:
+        return None
+    return card
+
+
+def _paper_share(ev: Evidence, q: np.ndarray) -> float:
+    """Share of paper pixels (Evidence.bright) on a grid inside quad `q`."""
+    u = np.linspace(0.15, 0.85, 8, dtype=np.float32)
+    a, b, d = q[0], q[1] - q[0], q[3] - q[0]
+    pts = (a[None, None, :] + u[:, None, None] * b[None, None, :]
+           + u[None, :, None] * d[None, None, :]).reshape(-1, 2)
+    x = np.clip(np.rint(pts[:, 0]).astype(np.int64), 0, ev.shape[1] - 1)
+    y = np.clip(np.rint(pts[:, 1]).astype(np.int64), 0, ev.shape[0] - 1)
+    return float((ev.bright[y, x] > 0).mean())
