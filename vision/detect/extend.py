@@ -20,6 +20,7 @@ the table) and it runs over no other card found and stays in the picture.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.detect import geometry as g
@@ -40,6 +41,13 @@ BACKED_MIN = 0.6
 EACH_MIN = 0.3
 #: Least paper share in the part added.
 PAPER_MIN = 0.5
+#: Least correlation of the card grown with itself turned half round (a card's
+#: face is printed point-symmetric; two cards side by side are not).
+SYMMETRY_MIN = 0.55
+#: Size (w, h) the card grown is looked at for that, in pixels, and the most
+#: shift (px) of the print against itself turned round.
+SYMMETRY_SIZE = (32, 46)
+SYMMETRY_SHIFT = 3
 #: Lengths tried across, per range.
 STEPS = 12
 #: Samples along the far side and along each border run on.
@@ -116,11 +124,42 @@ def _grow(ev: Evidence, q: np.ndarray, on: np.ndarray,
         return None
     added = np.stack([q[k], q[(k + 1) % 4], card[(k + 1) % 4], card[k]]).astype(np.float32)
     paper = _paper_share(ev, added)
+    sym = symmetry(ev, card)
     if debug is not None:
-        debug.update(score=best[0], paper=paper, card=card)
-    if paper < PAPER_MIN:
+        debug.update(score=best[0], paper=paper, card=card, symmetry=sym)
+    if paper < PAPER_MIN or sym < SYMMETRY_MIN:
         return None
     return card
+
+
+def symmetry(ev: Evidence, q: np.ndarray) -> float:
+    """Correlation of the print inside quad `q` with itself turned 180 degrees:
+    high for one card's face, low for a card and a part of its neighbour.
+
+    The grey image is high-passed (light falling off across the card is no
+    print) and the best of small shifts taken (a border a few pixels off moves
+    the print turned round against itself).
+    """
+    e = g.edge_lengths(q)
+    k = 0 if e[0] + e[2] <= e[1] + e[3] else 1  # start at a short side
+    src = np.roll(q, -k, axis=0).astype(np.float32)
+    w, h = SYMMETRY_SIZE
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    a = cv2.warpPerspective(ev.grey, m, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
+    a -= cv2.GaussianBlur(a, (0, 0), w / 4)
+    b = a[::-1, ::-1]
+    s = SYMMETRY_SHIFT
+    best = -1.0
+    for dy in range(-s, s + 1):
+        for dx in range(-s, s + 1):
+            aa = a[max(0, dy):h + min(0, dy), max(0, dx):w + min(0, dx)]
+            bb = b[max(0, -dy):h + min(0, -dy), max(0, -dx):w + min(0, -dx)]
+            aa, bb = aa - aa.mean(), bb - bb.mean()
+            den = float(np.sqrt((aa * aa).sum() * (bb * bb).sum()))
+            if den > 0:
+                best = max(best, float((aa * bb).sum()) / den)
+    return best
 
 
 def _paper_share(ev: Evidence, q: np.ndarray) -> float:
