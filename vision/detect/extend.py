@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect import outline
+from vision.detect import outline, refine
 from vision.detect.evidence import Evidence, line_angle, on_edge
 
 #: A side with at most this share of edge samples may be a cut through the card;
@@ -44,12 +44,16 @@ PAPER_MIN = 0.5
 #: Least correlation of the card grown with itself turned half round (a card's
 #: face is printed point-symmetric; two cards side by side are not).
 SYMMETRY_MIN = 0.55
+SYMMETRY_GAIN = 0.15
 #: Size (w, h) the card grown is looked at for that, in pixels, and the most
 #: shift (px) of the print against itself turned round.
 SYMMETRY_SIZE = (32, 46)
 SYMMETRY_SHIFT = 3
-#: Lengths tried across, per range.
-STEPS = 12
+SLIVER = 0.0
+#: How far (px) the grown card's sides are snapped onto the edges.
+SNAP_REACH = 10.0
+#: Step (px) between the lengths tried across.
+STEP_PX = 2.0
 #: Samples along the far side and along each border run on.
 N_SIDE = 20
 
@@ -83,53 +87,84 @@ def _grow(ev: Evidence, q: np.ndarray, on: np.ndarray,
     if on[k] > CUT_MAX or np.delete(on, k).min() < OTHER_MIN:
         return None
     across = (e[(k + 1) % 4] + e[(k + 3) % 4]) / 2
-    if e[k] < CUT_LONG * across:
+    s = float(e[k])
+    if s < CUT_LONG * across:
+        return None
+    # The cut side is the card's short side (half a card found), or its long
+    # side (a strip cut along the card: only a clear growth, else the border
+    # of a card lying next to it is taken for its own, IMG_2616).
+    ranges = [np.arange(s * ASPECT[0], s * ASPECT[1], STEP_PX)]
+    if SLIVER:
+        more = np.arange(s / ASPECT[1], s / ASPECT[0], STEP_PX)
+        ranges.append(more[more >= SLIVER * across])
+    best: tuple[float, np.ndarray] | None = None
+    before = None
+    for lengths in ranges:
+        card = _first_backed(ev, q, k, across, lengths)
+        if card is None or not _inside(card, ev.shape) or not g.is_card_shaped(card):
+            continue
+        added = np.stack([q[k], q[(k + 1) % 4], card[(k + 1) % 4], card[k]]).astype(np.float32)
+        paper = _paper_share(ev, added)
+        if paper < PAPER_MIN:
+            continue
+        # The far side is laid parallel to the cut, the card's is not quite
+        # (perspective): snapped onto the edges too, the better fitting kept
+        # (the print turned round matches itself best on the card's own outline).
+        snapped = g.order_quad(refine.refine_many(ev, card[None], reach=SNAP_REACH)[0]).astype(np.float32)
+        sym = symmetry(ev, card)
+        if _inside(snapped, ev.shape) and g.is_card_shaped(snapped):
+            sym_snapped = symmetry(ev, snapped)
+            if sym_snapped > sym:
+                card, sym = snapped, sym_snapped
+        if before is None:
+            before = symmetry(ev, q)
+        if debug is not None:
+            debug.update(paper=paper, card=card, symmetry=sym, before=before)
+        if sym >= max(SYMMETRY_MIN, before + SYMMETRY_GAIN) and (best is None or sym > best[0]):
+            best = (sym, card)
+    return None if best is None else best[1]
+
+
+def _first_backed(ev: Evidence, q: np.ndarray, k: int, across: float,
+                  lengths: np.ndarray) -> np.ndarray | None:
+    """`q` grown across its side k to the first of `lengths` (ascending) where the
+    far side and both borders running on to it are edge-backed, at the top of
+    that backing; None if none is."""
+    if len(lengths) == 0:
         return None
     a, b = q[k], q[(k + 1) % 4]  # the cut side
     pa, pb = q[(k + 3) % 4], q[(k + 2) % 4]  # the far ends of the borders ending at a, b
     ua = (a - pa) / (np.linalg.norm(a - pa) + 1e-9)
     ub = (b - pb) / (np.linalg.norm(b - pb) + 1e-9)
-    s = float(e[k])
-    # The cut side is the card's short side: half a card found (a strip cut
-    # along the long sides was tried too: it grew whole cards onto the border
-    # of a card lying next to them, IMG_2616, IMG_2631).
-    lengths = np.linspace(s * ASPECT[0], s * ASPECT[1], STEPS)
-    h, w = ev.shape
-    best: tuple[float, np.ndarray] | None = None
     t = np.linspace(0.06, 0.94, N_SIDE, dtype=np.float32)[:, None]
-    for length in lengths:
-        # Both borders run on alike (a part cut askew has borders of unlike
-        # lengths; grown in proportion its far side tilted, cam_image25).
-        na = a + ua * (length - across)
-        nb = b + ub * (length - across)
-        far = (na + t * (nb - na)).astype(np.float32)
-        run_a = (a + t * (na - a)).astype(np.float32)
-        run_b = (b + t * (nb - b)).astype(np.float32)
-        fs = [float(on_edge(ev, far, line_angle(na, nb)).mean()),
-              float(on_edge(ev, run_a, line_angle(pa, a)).mean()),
-              float(on_edge(ev, run_b, line_angle(pb, b)).mean())]
-        score = float(np.mean(fs))
-        if min(fs) < EACH_MIN or score < BACKED_MIN:
-            continue
-        if best is None or score > best[0]:
-            card = q.copy()
-            card[k], card[(k + 1) % 4] = na, nb
-            best = (score, card)
-    if best is None:
+    # Both borders run on alike (a part cut askew has borders of unlike lengths;
+    # grown in proportion its far side tilted, cam_image25).
+    grow = (lengths - across).astype(np.float32)[:, None]
+    na, nb = a + grow * ua, b + grow * ub  # (L, 2) the far corners
+    far = (na[:, None, :] + t[None] * (nb - na)[:, None, :]).reshape(-1, 2)
+    run_a = (a + t[None] * (na - a)[:, None, :]).reshape(-1, 2)
+    run_b = (b + t[None] * (nb - b)[:, None, :]).reshape(-1, 2)
+    fs = np.stack([on_edge(ev, far.astype(np.float32), line_angle(a, b)),
+                   on_edge(ev, run_a.astype(np.float32), line_angle(pa, a)),
+                   on_edge(ev, run_b.astype(np.float32), line_angle(pb, b))])
+    fs = fs.reshape(3, len(lengths), N_SIDE).mean(axis=2)  # (3, L)
+    score = fs.mean(axis=0)
+    ok = (fs.min(axis=0) >= EACH_MIN) & (score >= BACKED_MIN)
+    if not ok.any():
         return None
-    card = best[1]
-    if card[:, 0].min() < -1 or card[:, 1].min() < -1 or card[:, 0].max() > w or card[:, 1].max() > h:
-        return None
-    if not g.is_card_shaped(card):
-        return None
-    added = np.stack([q[k], q[(k + 1) % 4], card[(k + 1) % 4], card[k]]).astype(np.float32)
-    paper = _paper_share(ev, added)
-    sym = symmetry(ev, card)
-    if debug is not None:
-        debug.update(score=best[0], paper=paper, card=card, symmetry=sym)
-    if paper < PAPER_MIN or sym < SYMMETRY_MIN:
-        return None
+    # The first border past the cut (the table beyond may hold stronger
+    # lines: a card under it), at the top of its backing.
+    i = int(np.argmax(ok))
+    while i + 1 < len(lengths) and ok[i + 1] and score[i + 1] > score[i]:
+        i += 1
+    card = q.copy()
+    card[k], card[(k + 1) % 4] = na[i], nb[i]
     return card
+
+
+def _inside(q: np.ndarray, shape: tuple[int, int]) -> bool:
+    h, w = shape
+    return bool(q[:, 0].min() >= -1 and q[:, 1].min() >= -1 and q[:, 0].max() <= w and q[:, 1].max() <= h)
 
 
 def symmetry(ev: Evidence, q: np.ndarray) -> float:
