@@ -41,13 +41,15 @@ from vision.detect.evidence import Evidence, line_angle, on_edge
 CUT_MAX = 0.45
 OTHER_MIN = 0.6
 #: The cut must be a long side: at least this times the mean of the other two.
-CUT_LONG = 1.3
+CUT_LONG = 1.2
 #: Long / short of the card grown (a card is about 1.4).
 ASPECT = (1.25, 1.6)
-#: Least mean backing of far side and the two borders running on to it, and of
-#: each border alone (one side may lie on paper of the same tone).
+#: Least mean backing of far side and the two borders running on to it, of
+#: each border alone (one side may lie on paper of the same tone) and of the
+#: far side.
 BACKED_MIN = 0.6
 EACH_MIN = 0.3
+FAR_MIN = 0.5
 #: Least paper share in the part added.
 PAPER_MIN = 0.5
 #: Least correlation of the card grown with itself turned half round (a card's
@@ -151,7 +153,9 @@ def _first_backed(ev: Evidence, q: np.ndarray, k: int, across: float,
                    on_edge(ev, run_b.astype(np.float32), line_angle(pb, b))])
     fs = fs.reshape(3, len(lengths), N_SIDE).mean(axis=2)  # (3, L)
     score = fs.mean(axis=0)
-    ok = (fs.min(axis=0) >= EACH_MIN) & (score >= BACKED_MIN)
+    # The far side itself backed: the borders running on are backed all the way
+    # to the card's end, so their share alone passes rows of pips before it.
+    ok = (fs[0] >= FAR_MIN) & (fs.min(axis=0) >= EACH_MIN) & (score >= BACKED_MIN)
     if not ok.any():
         return None
     # The first border past the cut (the table beyond may hold stronger
