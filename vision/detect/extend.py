@@ -74,10 +74,18 @@ def extend_parts(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
     the evidence shows one (see the module docstring); the others as they are."""
     if not cards:
         return cards
-    qs = np.stack([g.order_quad(np.asarray(q, dtype=np.float32)) for q in cards]).astype(np.float32)
+    qs = np.array(cards, dtype=np.float32)  # any winding: sides are taken in order
     on = outline.outline_flags(ev, qs, N_SIDE).reshape(len(qs), 4, N_SIDE).mean(axis=2)
+    # The cut test for all cards at once (a frame of whole cards has none).
+    e = g.lengths(qs[:, [1, 2, 3, 0]] - qs)
+    k = np.argmin(on, axis=1)
+    rows = np.arange(len(qs))
+    two = np.sort(on, axis=1)
+    across = (e[rows, (k + 1) % 4] + e[rows, (k + 3) % 4]) / 2
+    cuts = (two[:, 0] <= CUT_MAX) & (two[:, 1] >= OTHER_MIN) & (e[rows, k] >= CUT_LONG * across)
     out = list(cards)
-    for i, q in enumerate(qs):
+    for i in np.flatnonzero(cuts):
+        q = qs[i]
         grown = _grow(ev, q, on[i])
         if grown is None:
             continue
@@ -92,8 +100,7 @@ def extend_parts(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
 
 def _grow(ev: Evidence, q: np.ndarray, on: np.ndarray,
           debug: dict[str, object] | None = None) -> np.ndarray | None:
-    """The card that clockwise quad `q` (side backing `on`, (4,)) is half of, or
-    None. `debug`, when given, is filled with what was measured."""
+    """The card that quad `q` (side backing `on`, (4,)) is half of, or None. `debug`, when given, is filled with what was measured."""
     e = g.edge_lengths(q)
     k = int(np.argmin(on))
     if on[k] > CUT_MAX or np.delete(on, k).min() < OTHER_MIN:
@@ -190,18 +197,11 @@ def symmetry(ev: Evidence, q: np.ndarray) -> float:
     m = cv2.getPerspectiveTransform(src, dst)
     a = cv2.warpPerspective(ev.grey, m, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
     a -= cv2.GaussianBlur(a, (0, 0), w / 4)
-    b = a[::-1, ::-1]
     s = SYMMETRY_SHIFT
-    best = -1.0
-    for dy in range(-s, s + 1):
-        for dx in range(-s, s + 1):
-            aa = a[max(0, dy):h + min(0, dy), max(0, dx):w + min(0, dx)]
-            bb = b[max(0, -dy):h + min(0, -dy), max(0, -dx):w + min(0, -dx)]
-            aa, bb = aa - aa.mean(), bb - bb.mean()
-            den = float(np.sqrt((aa * aa).sum() * (bb * bb).sum()))
-            if den > 0:
-                best = max(best, float((aa * bb).sum()) / den)
-    return best
+    turned = np.ascontiguousarray(a[::-1, ::-1][s:h - s, s:w - s])
+    if float(turned.std()) < 1e-3 or float(a.std()) < 1e-3:
+        return 0.0  # blank: nothing printed to match
+    return float(cv2.matchTemplate(a, turned, cv2.TM_CCOEFF_NORMED).max())
 
 
 def _paper_share(ev: Evidence, q: np.ndarray) -> float:
