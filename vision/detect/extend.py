@@ -1,13 +1,15 @@
-"""A part of a card found as the card: extend it across the side that is no border.
+"""A part of a card found as the card: grown across the side that is no border;
+two halves of a card both found: joined.
 
 Why: a card lying on light paper (a placemat, a sheet on a desk) shows its border
 faintly on one or two sides, so its whole outline is weakly edge-backed, while a
 part of it is strongly so: three real border pieces closed by a line through the
-card's own print (a row of pips, the edge of the paper under it continuing across
-the card). Such a part is card-shaped too: half a card cut across its long sides is
-1 : 0.7, that is again about 1.4, and a strip cut along them is merely a slim card.
-Chosen as the card, its corner patches show blank paper or a big pip, never the
-index (real train photos IMG_2478, IMG_2538, cam_image25).
+card's own print (a row of pips, a line of its picture, the edge of the paper
+under it continuing across the card). Such a part is card-shaped too: half a
+card cut across its long sides is 1 : 0.7, that is again about 1.4. Chosen as
+the card, its corner patches show blank paper or a big pip, never the index
+(real train photos IMG_2478, cam_image25). A straight line lying across a card
+(a cable: cam_image51) closes both halves, and both are chosen.
 
 How: for each card chosen, its weakest side, when it is a long side with few
 edges along it while the other three are well backed, is a candidate cut. Beyond
@@ -22,9 +24,14 @@ of the one next to it is not (rendered scenes: a king and the nine beside it).
 The far side, laid parallel to the cut, is snapped onto the edges where that
 fits the print better (perspective).
 
-Real train photos: 429 -> 430 read right (cam_image25's king), none wrong;
-rendered training scenes unchanged. IMG_2478 (a shadow across the card: its
-border shows too little) and IMG_2538 (a strip, not a half) stay as they were.
+Two halves both chosen (join_halves): facing long sides a narrow gap apart, the
+two together card-shaped and point-symmetric, clearly more so than either.
+
+Real train photos: 429 -> 431 read right (cam_image25's king, cam_image51's
+jack), none wrong; rendered training scenes unchanged (two small cards grown,
+read as before). IMG_2478 (a shadow across the card: its border shows too
+little), IMG_2491 (no border at all on the paper under it) and IMG_2538 (a
+strip along the card, not a half) stay as they were.
 """
 
 from __future__ import annotations
@@ -61,6 +68,10 @@ SYMMETRY_GAIN = 0.15
 #: shift (px) of the print against itself turned round.
 SYMMETRY_SIZE = (32, 46)
 SYMMETRY_SHIFT = 3
+#: Two halves: facing sides' midpoints at most this share of the shorter side
+#: apart, their lengths alike to this share.
+JOIN_GAP = 0.12
+JOIN_ALIKE = 0.15
 #: How far (px) the grown card's sides are snapped onto the edges.
 SNAP_REACH = 10.0
 #: Step (px) between the lengths tried across.
@@ -71,7 +82,9 @@ N_SIDE = 20
 
 def extend_parts(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
     """`cards` (work-scale quads) with each part of a card grown to the card where
-    the evidence shows one (see the module docstring); the others as they are."""
+    the evidence shows one, and two halves of a card both chosen joined (see the
+    module docstring); the others as they are."""
+    cards = join_halves(ev, cards)
     if not cards:
         return cards
     qs = np.array(cards, dtype=np.float32)  # any winding: sides are taken in order
@@ -96,6 +109,55 @@ def extend_parts(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
             continue
         out[i] = grown
     return out
+
+
+def join_halves(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
+    """`cards` with two of them that are the halves of one card replaced by it: a
+    straight line across the card (a cable, a shadow's edge, a fold) closes
+    both halves, so each is found and chosen (cam_image51).
+
+    Halves: a long side of each facing the other's across a narrow gap, alike in
+    length; the two together card-shaped with the shared side short, and printed
+    point-symmetric, clearly more so than either part (two whole cards side by
+    side are each symmetric already).
+    """
+    n = len(cards)
+    if n < 2:
+        return cards
+    qs = g.order_quads(np.array(cards, dtype=np.float32))
+    e = g.lengths(qs[:, [1, 2, 3, 0]] - qs)  # (N, 4)
+    across = (e[:, [1, 2, 3, 0]] + e[:, [3, 0, 1, 2]]) / 2
+    long = e >= CUT_LONG * across
+    mids = (qs + qs[:, [1, 2, 3, 0]]) / 2  # (N, 4, 2) side midpoints
+    gap = g.lengths(mids[:, :, None, None, :] - mids[None, None, :, :, :])  # (N, 4, N, 4)
+    short = np.minimum(e[:, :, None, None], e[None, None, :, :])
+    near = ((gap <= JOIN_GAP * short) & long[:, :, None, None] & long[None, None, :, :]
+            & (np.abs(e[:, :, None, None] - e[None, None, :, :]) <= JOIN_ALIKE * short))
+    a_, i_, b_, j_ = np.nonzero(near)
+    pairs = [(int(a), int(i), int(b), int(j)) for a, i, b, j in zip(a_, i_, b_, j_) if a < b]
+    if not pairs:
+        return cards
+    used: set[int] = set()
+    joined = []
+    for a, i, b, j in pairs:
+        if a in used or b in used:
+            continue
+        qa, qb = qs[a], qs[b]
+        # Facing sides run opposite ways (both clockwise): their ends meet crosswise.
+        ends = max(float(np.linalg.norm(qa[i] - qb[(j + 1) % 4])), float(np.linalg.norm(qa[(i + 1) % 4] - qb[j])))
+        if ends > JOIN_GAP * 2 * float(short[a, i, b, j]):
+            continue
+        card = np.stack([qa[(i + 2) % 4], qa[(i + 3) % 4], qb[(j + 2) % 4], qb[(j + 3) % 4]]).astype(np.float32)
+        if not (g.is_card_shaped(card) and ASPECT[0] <= g.aspect(card) <= ASPECT[1]):
+            continue
+        parts = max(symmetry(ev, qa), symmetry(ev, qb))
+        if symmetry(ev, card) < max(SYMMETRY_MIN, parts + SYMMETRY_GAIN):
+            continue
+        used.update((a, b))
+        joined.append(card)
+    if not joined:
+        return cards
+    return [c for k, c in enumerate(cards) if k not in used] + joined
 
 
 def _grow(ev: Evidence, q: np.ndarray, on: np.ndarray,
