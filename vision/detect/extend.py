@@ -99,6 +99,11 @@ def extend_parts(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
     out = list(cards)
     for i in np.flatnonzero(cuts):
         q = qs[i]
+        # A side under another card found is hidden, not a cut (a covered card).
+        mid = (q[k[i]] + q[(k[i] + 1) % 4]) / 2
+        if any(cv2.pointPolygonTest(qs[j].reshape(-1, 1, 2), (float(mid[0]), float(mid[1])), False) >= 0
+               for j in range(len(qs)) if j != i):
+            continue
         grown = _grow(ev, q, on[i])
         if grown is None:
             continue
@@ -124,7 +129,10 @@ def join_halves(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
     n = len(cards)
     if n < 2:
         return cards
-    qs = g.order_quads(np.array(cards, dtype=np.float32))
+    qs = np.array(cards, dtype=np.float32)
+    nxt = qs[:, [1, 2, 3, 0]]
+    turn = (qs[:, :, 0] * nxt[:, :, 1] - nxt[:, :, 0] * qs[:, :, 1]).sum(axis=1) < 0
+    qs[turn] = qs[turn][:, [0, 3, 2, 1]]  # all one way round
     e = g.lengths(qs[:, [1, 2, 3, 0]] - qs)  # (N, 4)
     across = (e[:, [1, 2, 3, 0]] + e[:, [3, 0, 1, 2]]) / 2
     long = e >= CUT_LONG * across
@@ -143,7 +151,7 @@ def join_halves(ev: Evidence, cards: list[np.ndarray]) -> list[np.ndarray]:
         if a in used or b in used:
             continue
         qa, qb = qs[a], qs[b]
-        # Facing sides run opposite ways (both clockwise): their ends meet crosswise.
+        # Facing sides run opposite ways (both one way round): their ends meet crosswise.
         ends = max(float(np.linalg.norm(qa[i] - qb[(j + 1) % 4])), float(np.linalg.norm(qa[(i + 1) % 4] - qb[j])))
         if ends > JOIN_GAP * 2 * float(short[a, i, b, j]):
             continue
