@@ -12,7 +12,8 @@ card running out of the picture the outline it cannot show (cutoff.py); drop
 shapes printed on a card (printed.py), outlines far smaller than the cards
 (sizes.py), blank sheets (blank.py), outlines split by a seam or holding a card
 along three sides (seams.py, prune.py); keep a consistent set, cards on top
-first, covered cards as big as the ones seen whole;
+first, covered cards as big as the ones seen whole, half a card chosen as the
+card grown to the card (extend.py);
 then decide, for each pair that overlaps, which is on top, so that an index hidden
 under another card is not handed to the recogniser. A photo whose cards show it
 resized non-uniformly is searched once more unsqueezed (squeeze.py).
@@ -30,6 +31,7 @@ from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
 from vision.detect.evidence import Evidence, gather
+from vision.detect.extend import extend_parts
 from vision.detect.faces import looks_face_down
 from vision.detect.frames import grow_frames
 from vision.detect.printed import printed_on_card, white_level
@@ -203,7 +205,8 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     chosen = select.choose(
         ev, pool, min_support=config.min_support, max_cards=config.max_cards
     )
-    cards = [c.quad for c in chosen]
+    # A part of a card chosen as the card (a cut through its print): grown (extend.py).
+    cards = extend_parts(ev, [c.quad for c in chosen])
     # A court card whose border hardly shows: grown from its picture frame (frames.py).
     grown, pieces = grow_frames(ev, printed, cards, white)
     if grown:
