@@ -13,10 +13,12 @@ shapes printed on a card (printed.py), outlines far smaller than the cards
 (sizes.py), blank sheets (blank.py), outlines split by a seam or holding a card
 along three sides (seams.py, prune.py); keep a consistent set, cards on top
 first, covered cards as big as the ones seen whole, half a card chosen as the
-card grown to the card (extend.py);
+card grown to the card (extend.py), a court card whose border hardly shows grown
+from the frame printed round its picture (frames.py);
 then decide, for each pair that overlaps, which is on top, so that an index hidden
 under another card is not handed to the recogniser. A photo whose cards show it
-resized non-uniformly is searched once more unsqueezed (squeeze.py).
+resized non-uniformly is searched once more unsqueezed, the two looks merged
+(squeeze.py).
 """
 
 from __future__ import annotations
