@@ -331,6 +331,27 @@ def _time_pips(decks: list[Any], n_scenes: int = 8) -> tuple[float, float, float
     return med(ms), med(ms[yes]), med(ms[~yes]), len(ms)
 
 
+def _time_second_opinion(clf: IndexClassifier, n: int = 2, runs: int = 50
+                         ) -> tuple[float, float]:
+    """(median, best) milliseconds of the fallback's reading of `n` patches whose first
+    readings are at hand (what the reader pays per frame with unread cards)."""
+    import time
+
+    from vision.recognize.patch import PATCH_H, PATCH_W
+
+    assert clf.fallback is not None
+    rng = np.random.default_rng(1)
+    patches = list(rng.integers(0, 256, (n, PATCH_H, PATCH_W, 3), dtype=np.uint8))
+    firsts = clf.classify(patches)
+    clf.fallback.readings(patches, firsts)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        clf.fallback.readings(patches, firsts)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times) * 1000), float(np.min(times) * 1000)
+
+
 def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int | None = None
           ) -> dict[str, float]:
     """The recognition part of `make bench`: prints a table, returns the key figures.
@@ -351,6 +372,12 @@ def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int 
     out(f"index classifier ({clf.model_path.name}, "
         f"{clf.model_path.stat().st_size / 1e6:.2f} MB): 16 patches (8 cards) in "
         f"{med:.1f} ms median, {best:.1f} ms best, one thread")
+    if clf.fallback is not None:
+        med, best = _time_second_opinion(clf)
+        figures["second_opinion_2_ms"] = med
+        out(f"second opinion ({', '.join(clf.fallback.member_names)}, the cards the first "
+            f"network leaves unread): 2 patches (a card's corners) in {med:.2f} ms median, "
+            f"{best:.2f} ms best, one thread")
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:

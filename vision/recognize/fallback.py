@@ -48,10 +48,11 @@ class SecondOpinion:
     """
 
     def __init__(self, first_temperature: float, others: list[NetRunner],
-                 calibration: Calibration) -> None:
+                 calibration: Calibration, member_names: tuple[str, ...] = ()) -> None:
         self.first_temperature = first_temperature
         self.others = others
         self.calibration = calibration
+        self.member_names = member_names  # the other networks' files (for reports)
 
     def readings(self, patches: Sequence[np.ndarray], firsts: Sequence[Reading]
                  ) -> list[Reading]:
@@ -115,4 +116,5 @@ def load_fallback(model: Path, first_temperature: float, runtime: str | None = N
         if not m.is_file():
             raise ModelMissing(m)
     return SecondOpinion(first_temperature, [open_runner(m, runtime) for m in members],
-                         Calibration.from_dict(entry["calibration"]))
+                         Calibration.from_dict(entry["calibration"]),
+                         tuple(m.name for m in members))
