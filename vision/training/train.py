@@ -18,8 +18,8 @@ Steps (all seeded, so a rerun gives the same model up to torch's CPU nondetermin
 5. on calibration decks (never trained on) and the kept-back photos, fit the
    temperature and pick the abstention thresholds (vision.training.calibrate), written
    to vision/models/index.json;
-6. with `--fallback K` (default 1), step 3 once more per seed SEED+N.., exported as
-   index_b.onnx..: the second opinion on the cards the model leaves unread, with bars
+6. with `--fallback K` (default 2), step 3 once more per seed SEED+N.., exported as
+   index_b.onnx, index_c.onnx: the second opinion on the cards the model leaves unread, with bars
    of its own chosen on exactly those cards (vision.training.fallback_bars).
 
 Run: `python -m vision.training.train [--views N] [--scenes N] [--epochs E] [--members M]
@@ -59,8 +59,9 @@ EPOCH_SIZE = 120_000
 MEMBERS = 1
 #: Networks trained after those (seeds SEED+MEMBERS, ...) that only give a second
 #: opinion, with the model's, on the cards it leaves unread (recognize/fallback.py):
-#: most of the ensemble's gain for a fraction of its time.
-FALLBACK = 1
+#: most of the ensemble's gain for a fraction of its time. Two: a third network
+#: read 1-7 more cards than two on every set (README), 0 wrong.
+FALLBACK = 2
 
 
 #: Data kinds: synthetic single-card views (synth.py) and whole scenes (scenes.py),
