@@ -236,3 +236,35 @@ def test_pair_bars_are_chosen_on_the_cards_left_within_the_budget_left() -> None
     assert stats["wrong_cards_added"] == 0
     assert stats["accuracy"] == pytest.approx(1898 / 2000)  # the first's alone
     assert cal.second_look is None
+
+
+def test_install_copies_the_networks_and_writes_the_entry_the_loader_reads(
+        tmp_path: Path) -> None:
+    """fallback_bars.install (what `make model` runs last): members copied next to the
+    model as index_b.onnx.., a stale entry replaced, the pair's bars written."""
+    pytest.importorskip("onnx")
+    from vision_helpers import tiny_index_net
+
+    from vision.training.fallback_bars import install
+
+    model = tmp_path / "model" / "index.onnx"
+    model.parent.mkdir()
+    tiny_index_net(model, seed=1)
+    model.with_suffix(".json").write_text(json.dumps({
+        "calibration": {"min_prob": 0.95, "temperature": 1.2},
+        "fallback": {"members": ["gone.onnx"], "calibration": {}}}))
+    tiny_index_net(tmp_path / "other.onnx", seed=2)
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 256, (40, 64, 32, 3), dtype=np.uint8)
+    cards = [CalCard((i,), f"{RANKS[i % 13]}{SUITS[i % 4]}") for i in range(40)]
+    empty = np.zeros((0, 64, 32, 3), np.uint8)
+    stats = install(model, [tmp_path / "other.onnx"], CalibrationData(x, cards, empty, []),
+                    log=lambda m: None)
+    assert (model.parent / "index_b.onnx").read_bytes() == (tmp_path / "other.onnx").read_bytes()
+    doc = json.loads(model.with_suffix(".json").read_text())
+    assert doc["calibration"]["min_prob"] == 0.95  # the first network's bars kept
+    assert doc["fallback"]["members"] == ["index_b.onnx"]
+    assert stats["asked"] == doc["fallback"]["stats"]["asked"] == 40
+    clf = IndexClassifier.load(model, runtime="opencv")
+    assert clf.fallback is not None and clf.fallback.member_names == ("index_b.onnx",)
+    assert clf.fallback.calibration.min_prob >= 0.9  # bars chosen, none below the floor
