@@ -14,7 +14,18 @@ import math
 
 import numpy as np
 
-from vision.detect.kernels._jit import _compiled
+from vision.detect.kernels._jit import _compiled, _inner
+
+
+@_inner
+def _mean_sides(c: np.ndarray) -> tuple[float, float, float, float]:
+    """Card quad `c`'s mean side vectors (e0x, e0y, e1x, e1y): e0 along sides 0-1
+    and 3-2, e1 along 0-3 and 1-2."""
+    e0x = 0.5 * ((float(c[1, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[3, 0])))
+    e0y = 0.5 * ((float(c[1, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[3, 1])))
+    e1x = 0.5 * ((float(c[3, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[1, 0])))
+    e1y = 0.5 * ((float(c[3, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[1, 1])))
+    return e0x, e0y, e1x, e1y
 
 
 @_compiled("void(float32[:, :, ::1], float64[::1], float32[:, :, ::1], float64, float64, float64, "
@@ -59,11 +70,7 @@ def beside_pairs(cards: np.ndarray, sup: np.ndarray, rows: np.ndarray, asp_lo: f
         c_box[i, 0], c_box[i, 1], c_box[i, 2], c_box[i, 3] = x0, y0, x1, y1
     for i in range(n_c):
         c = cards[i]
-        # Mean side vectors: e0 along sides 0-1 / 3-2, e1 along 0-3 / 1-2.
-        e0x = 0.5 * ((float(c[1, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[3, 0])))
-        e0y = 0.5 * ((float(c[1, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[3, 1])))
-        e1x = 0.5 * ((float(c[3, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[1, 0])))
-        e1y = 0.5 * ((float(c[3, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[1, 1])))
+        e0x, e0y, e1x, e1y = _mean_sides(c)
         l0, l1 = math.hypot(e0x, e0y), math.hypot(e1x, e1y)
         if l0 <= l1:
             ux, uy, vx, vy, short, long_ = e0x, e0y, e1x, e1y, l0, l1
@@ -143,10 +150,7 @@ def beside_quads(cards: np.ndarray, rows: np.ndarray, best: np.ndarray, out: np.
             if i < 0:
                 continue
             c = cards[i]
-            e0x = 0.5 * ((float(c[1, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[3, 0])))
-            e0y = 0.5 * ((float(c[1, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[3, 1])))
-            e1x = 0.5 * ((float(c[3, 0]) - float(c[0, 0])) + (float(c[2, 0]) - float(c[1, 0])))
-            e1y = 0.5 * ((float(c[3, 1]) - float(c[0, 1])) + (float(c[2, 1]) - float(c[1, 1])))
+            e0x, e0y, e1x, e1y = _mean_sides(c)
             l0, l1 = math.hypot(e0x, e0y), math.hypot(e1x, e1y)
             if l0 <= l1:
                 ux, uy, short = e0x, e0y, l0
