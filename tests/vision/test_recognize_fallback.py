@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from vision_helpers import TableClassifier, table_patch
 
 from vision.recognize.classifier import (
     DEFAULT_MODEL,
@@ -178,28 +179,6 @@ def test_the_pair_reads_only_what_the_first_left_unread_and_never_a_back() -> No
     assert [s.card for s in read_candidates(first, image, cands)] == ["QH", None, None]
 
 
-class _Table:
-    """Stands in for IndexClassifier in calibration: a patch's first two pixels are a
-    row of a table of (card read, probability)."""
-
-    def __init__(self, rows: list[tuple[str, float]]) -> None:
-        self.rows = rows
-        self.calibration = Calibration()
-
-    def forward(self, patches):
-        pr = np.full((len(patches), 14), 1e-6)
-        ps = np.full((len(patches), 5), 1e-6)
-        for k, p in enumerate(patches):
-            card, prob = self.rows[int(p[0, 0, 0]) + 256 * int(p[0, 0, 1])]
-            pr[k, RANKS.index(card[:-1])] = prob
-            pr[k, RANKS.index("8")] += 1 - prob
-            ps[k, SUITS.index(card[-1])] = prob
-            ps[k, SUITS.index("D" if card[-1] != "D" else "C")] += 1 - prob
-        pr /= pr.sum(axis=1, keepdims=True)
-        ps /= ps.sum(axis=1, keepdims=True)
-        return pr, ps, np.zeros((len(patches), 64))
-
-
 def _cal_data(first_wrong: int):
     """2000 one-corner sevens of hearts. The first network: 1900 sure (0.999), of
     which `first_wrong` read as the 7 of diamonds; 100 unsure (0.7). The pair reads
@@ -210,17 +189,15 @@ def _cal_data(first_wrong: int):
             for i in range(1900)]
     plan += [("7H", 0.7, "7D" if i < 2 else "7H", 0.999) for i in range(100)]
     for f_card, f_p, p_card, p_p in plan:
-        row = len(first_rows)
         first_rows.append((f_card, f_p))
         pair_rows.append((p_card, p_p))
-        patch = np.zeros((64, 32, 3), np.uint8)
-        patch[0, 0, 0], patch[0, 0, 1] = row % 256, row // 256
         cards.append(CalCard((len(x),), "7H"))
-        x.append(patch)
-    first = _Table(first_rows)
+        x.append(table_patch(len(x)))
+    first = TableClassifier([(p, p) for _, p in first_rows], [c for c, _ in first_rows])
     first.calibration = Calibration(min_prob=0.99, min_prob_pair=0.999, temperature=1.0)
+    pair = TableClassifier([(p, p) for _, p in pair_rows], [c for c, _ in pair_rows])
     empty = np.zeros((0, 64, 32, 3), np.uint8)
-    return first, _Table(pair_rows), CalibrationData(np.stack(x), cards, empty, [])
+    return first, pair, CalibrationData(np.stack(x), cards, empty, [])
 
 
 def test_pair_bars_are_chosen_on_the_cards_left_within_the_budget_left() -> None:

@@ -4,36 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vision_helpers import TableClassifier, table_patch
 
 from vision.recognize.classifier import Calibration
 from vision.training.calibrate import CalCard
 from vision.training.second_look import LookCards, calibrate_second_look
-from vision.types import RANKS, SUITS
-
-
-class _TableClassifier:
-    """Stands in for IndexClassifier: a patch's first pixel is a row number of a table
-    of (rank prob, suit prob) for the classes of a 7 of hearts."""
-
-    def __init__(self, table: list[tuple[float, float]], read_as: list[str]) -> None:
-        self.table = table
-        self.read_as = read_as
-        self.calibration = Calibration()
-
-    def forward(self, patches):
-        pr = np.full((len(patches), 14), 1e-6)
-        ps = np.full((len(patches), 5), 1e-6)
-        for k, p in enumerate(patches):
-            row = int(p[0, 0, 0]) + 256 * int(p[0, 0, 1])
-            rp, sp = self.table[row]
-            card = self.read_as[row]
-            pr[k, RANKS.index(card[:-1])] = rp
-            pr[k, RANKS.index("8")] += 1 - rp
-            ps[k, SUITS.index(card[-1])] = sp
-            ps[k, SUITS.index("D" if card[-1] != "D" else "C")] += 1 - sp
-        pr /= pr.sum(axis=1, keepdims=True)
-        ps /= ps.sum(axis=1, keepdims=True)
-        return pr, ps, np.zeros((len(patches), 64))
 
 
 def _data():
@@ -48,15 +23,13 @@ def _data():
         row = len(table)
         table.append((p, p))
         read_as.append(card)
-        out = np.zeros((64, 32, 3), np.uint8)
-        out[0, 0, 0], out[0, 0, 1] = row % 256, row // 256
-        return out
+        return table_patch(row)
     for first, again, truth in [(0.999, 0.999, "7H")] * 1000 + [(0.97, 0.98, "7H")] * 900 \
             + [(0.97, 0.93, "7C")] * 100:
         cards.append(CalCard((len(x),), truth))
         x.append(patch(first, "7H"))
         looks.append(np.stack([patch(again, "7H"), patch(again, "7H")]))
-    return _TableClassifier(table, read_as), LookCards(np.stack(x), np.stack(looks), cards)
+    return TableClassifier(table, read_as), LookCards(np.stack(x), np.stack(looks), cards)
 
 
 def test_second_look_bars_take_the_agreeing_cards_and_keep_out_the_wrong_ones():

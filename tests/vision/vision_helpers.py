@@ -85,3 +85,45 @@ def tiny_index_net(path: Path, seed: int, outputs=("rank", "suit", "embedding"))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 7
     onnx.save(model, str(path))
+
+
+class TableClassifier:
+    """Stands in for IndexClassifier in calibration tests: a patch's first two pixels
+    (row % 256, row // 256: see `table_patch`) are a row of a table of (rank prob,
+    suit prob) for the card `read_as[row]`; the rest of each head's mass goes to an
+    8 and to another suit."""
+
+    def __init__(self, table: list[tuple[float, float]], read_as: list[str]) -> None:
+        from vision.recognize.classifier import Calibration
+
+        self.table = table
+        self.read_as = read_as
+        self.calibration = Calibration()
+
+    def forward(self, patches):  # type: ignore[no-untyped-def]
+        import numpy as np
+
+        from vision.types import RANKS, SUITS
+
+        pr = np.full((len(patches), 14), 1e-6)
+        ps = np.full((len(patches), 5), 1e-6)
+        for k, p in enumerate(patches):
+            row = int(p[0, 0, 0]) + 256 * int(p[0, 0, 1])
+            rp, sp = self.table[row]
+            card = self.read_as[row]
+            pr[k, RANKS.index(card[:-1])] = rp
+            pr[k, RANKS.index("8")] += 1 - rp
+            ps[k, SUITS.index(card[-1])] = sp
+            ps[k, SUITS.index("D" if card[-1] != "D" else "C")] += 1 - sp
+        pr /= pr.sum(axis=1, keepdims=True)
+        ps /= ps.sum(axis=1, keepdims=True)
+        return pr, ps, np.zeros((len(patches), 64))
+
+
+def table_patch(row: int):  # type: ignore[no-untyped-def]
+    """A blank 64x32 patch naming `row` of a TableClassifier's table."""
+    import numpy as np
+
+    out = np.zeros((64, 32, 3), np.uint8)
+    out[0, 0, 0], out[0, 0, 1] = row % 256, row // 256
+    return out
