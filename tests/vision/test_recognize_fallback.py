@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from vision_helpers import TableClassifier, table_patch
+from vision_helpers import Cand, TableClassifier, table_patch
 
 from vision.recognize.classifier import (
     DEFAULT_MODEL,
@@ -110,14 +109,6 @@ def test_the_second_opinion_reads_as_the_pair_run_whole(tmp_path: Path, temperat
         np.testing.assert_allclose(g.probs[1], w.probs[1], atol=1e-5)
     # and not simply the first network's readings
     assert any(abs(g.rank_prob - f.rank_prob) > 1e-3 for g, f in zip(got, firsts))
-
-
-@dataclass
-class Cand:
-    corners: tuple
-    face_down: bool = False
-    index_visible: tuple[bool, bool] = (True, True)
-    index_patches: tuple = ()
 
 
 def _rect(x0: float) -> tuple:

@@ -6,9 +6,8 @@ The recogniser is a stand-in: the reader's composition is under test, not the ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
+from vision_helpers import Cand
 
 from vision.recognize.classifier import Calibration, CardReading, Reading
 from vision.recognize.reader import one_of_each, read_candidates
@@ -50,14 +49,6 @@ def test_both_unread_when_nothing_tells_which() -> None:
     out = one_of_each([seen(A, "QH"), seen(far, "QH"), seen(B, "7C")],
                       [(True, True)] * 3)
     assert [s.card for s in out] == [None, None, "7C"]
-
-
-@dataclass
-class Cand:
-    corners: tuple
-    face_down: bool = False
-    index_visible: tuple[bool, bool] = (True, True)
-    index_patches: tuple = ()
 
 
 class Unsure:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,14 @@ def table_patch(row: int):  # type: ignore[no-untyped-def]
     out = np.zeros((64, 32, 3), np.uint8)
     out[0, 0, 0], out[0, 0, 1] = row % 256, row // 256
     return out
+
+
+@dataclass
+class Cand:
+    """A detector candidate as the reader sees it (vision.detect.CardCandidate's
+    fields that reading uses)."""
+
+    corners: tuple
+    face_down: bool = False
+    index_visible: tuple[bool, bool] = (True, True)
+    index_patches: tuple = ()

@@ -364,15 +364,25 @@ def calibrate_all(clf: IndexClassifier, data: CalibrationData, log=print
     return cal, stats
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+def add_data_options(ap: argparse.ArgumentParser) -> None:
+    """The command-line options saying how much calibration data to make."""
     ap.add_argument("--views", type=int, default=4000)
     ap.add_argument("--scenes", type=int, default=1000)
     ap.add_argument("--camera-scenes", type=int, default=600)
     ap.add_argument("--workers", type=int, default=2)
+
+
+def data_from_options(args: argparse.Namespace) -> CalibrationData:
+    """`calibration_data` as the options of `add_data_options` ask."""
+    return calibration_data(args.views, args.scenes, args.workers, args.camera_scenes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+    add_data_options(ap)
     args = ap.parse_args(argv)
-    data = calibration_data(args.views, args.scenes, args.workers, args.camera_scenes)
+    data = data_from_options(args)
     clf = IndexClassifier.load(args.model)
     cal, stats = calibrate_all(clf, data)
     write(args.model, cal, stats)

@@ -39,9 +39,10 @@ from vision.training.calibrate import (
     Bars,
     CalibrationData,
     Verdicts,
+    add_data_options,
     calibrate,
-    calibration_data,
     choose_thresholds,
+    data_from_options,
     forward_all,
     verdicts,
 )
@@ -142,13 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("members", type=Path, nargs="+")
     ap.add_argument("--model", type=Path, default=DEFAULT_MODEL)
-    ap.add_argument("--views", type=int, default=4000)
-    ap.add_argument("--scenes", type=int, default=1000)
-    ap.add_argument("--camera-scenes", type=int, default=600)
-    ap.add_argument("--workers", type=int, default=2)
+    add_data_options(ap)
     args = ap.parse_args(argv)
-    data = calibration_data(args.views, args.scenes, args.workers, args.camera_scenes)
-    install(args.model, args.members, data)
+    install(args.model, args.members, data_from_options(args))
     return 0
 
 
