@@ -146,9 +146,9 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
     renderer = SceneRenderer()
     rep = RenderedReport()
     if quads == "detect" and detect is None:
-        from vision.recognize.reader import default_detector
+        from vision.recognize.reader import still_detector
 
-        detect = default_detector()
+        detect = still_detector(clf)
     for i in range(n_scenes):
         spec = random_scene_spec(rng, names, n_cards, overlap=overlap, face_down=face_down)
         image, truth = renderer.render(spec, rng)
@@ -245,9 +245,9 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
     measure what a judge's resized photos would give.
     """
     from vision.recognize.imagefile import load_image
-    from vision.recognize.reader import default_detector
+    from vision.recognize.reader import still_detector
 
-    det = detect or default_detector()
+    det = detect or still_detector(clf)
     labels = real_labels(root, split)
     rep = RealReport()
     for name in sorted(labels)[:limit]:

@@ -1,0 +1,128 @@
+"""vision.recognize.unions: an outline round two cards in a row is split where the
+two ends read two different cards, and only then."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detect import CardCandidate
+from vision.recognize.classifier import Calibration, Reading
+from vision.recognize.unions import end_cards, split_unions
+from vision.types import CardSighting
+
+
+def _rect(x0: float, y0: float, w: float, h: float) -> tuple:
+    return ((x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h))
+
+
+def _aspect(q: np.ndarray) -> float:
+    a = np.hypot(*(q[1] - q[0]))
+    b = np.hypot(*(q[2] - q[1]))
+    return max(a, b) / min(a, b)
+
+
+def test_a_card_shaped_outline_holds_no_row() -> None:
+    assert end_cards(_rect(0, 0, 63, 88)) == []
+    assert end_cards(_rect(0, 0, 88, 63)) == []
+
+
+def test_the_end_cards_of_a_row_of_two_have_card_proportions() -> None:
+    ways = end_cards(_rect(10, 20, 100, 88))  # two 63 x 88 cards, 37 px apart
+    assert ways
+    for a, b in ways:
+        assert _aspect(a) == pytest.approx(1.4, abs=0.01)
+        assert _aspect(b) == pytest.approx(1.4, abs=0.01)
+    # standing across the row: one at each end, full height
+    across = [(a, b) for a, b in ways if np.ptp(a[:, 1]) == pytest.approx(88)]
+    assert len(across) == 1
+    a, b = across[0]
+    assert a[:, 0].min() == pytest.approx(10) and b[:, 0].max() == pytest.approx(110)
+    # too long for two overlapping cards either way: none
+    assert end_cards(_rect(0, 0, 300, 88)) == []
+
+
+class _Scripted:
+    """A stand-in recogniser answering each patch, in order, with the next card of
+    `script` (None: "not an index"); every reading sure (0.999)."""
+
+    deck = None
+
+    def __init__(self, script: list[str | None]) -> None:
+        self.calibration = Calibration(min_prob=0.9, min_prob_pair=0.99)
+        self.script = script
+        self.calls = 0
+
+    def classify(self, patches: list[np.ndarray]) -> list[Reading]:
+        self.calls += 1
+        assert len(patches) == len(self.script)
+        return [Reading(c[:-1], c[-1], 0.999, 0.999, 0.999, 0.0) if c
+                else Reading(None, None, 0.0, 0.0, 0.0, 1.0) for c in self.script]
+
+
+IMAGE = np.full((300, 400, 3), 200, np.uint8)
+# Near-square (100 x 100): two ways (the cards side by side, or one over the other),
+# each end card read at its outer corner: 4 patches, way 1 (end a, end b), way 2.
+UNION = CardCandidate(_rect(50, 50, 100, 100), score=0.9)
+
+
+def test_two_different_cards_at_the_ends_split_the_outline() -> None:
+    clf = _Scripted(["QH", "7C", "QH", "QH"])
+    out = split_unions(clf, IMAGE, [UNION])
+    assert clf.calls == 1 and len(out) == 2
+    for c in out:  # each seen at its outer corner only
+        assert sum(c.index_visible) == 1 and len(c.index_patches) == 1
+        assert _aspect(np.asarray(c.corners)) == pytest.approx(1.4, abs=0.01)
+    # together they span the outline
+    q = np.concatenate([np.asarray(c.corners) for c in out])
+    assert q.min(axis=0) == pytest.approx([50, 50]) and q.max(axis=0) == pytest.approx([150, 150])
+
+
+@pytest.mark.parametrize("script", [
+    ["QH", "QH", "QH", "QH"],  # one card seen near-square: the same at both ends
+    ["QH", None, None, None],  # one end unread
+    ["QH", "7C", "5D", "2S"],  # both ways split: which?
+])
+def test_otherwise_the_outline_is_left_whole(script: list[str | None]) -> None:
+    assert split_unions(_Scripted(script), IMAGE, [UNION]) == [UNION]
+
+
+def test_only_whole_face_up_odd_shaped_outlines_are_tried() -> None:
+    clf = _Scripted([])
+    cands = [CardCandidate(_rect(0, 0, 63, 88)),  # a card's shape
+             CardCandidate(_rect(0, 0, 100, 100), face_down=True),
+             CardCandidate(_rect(0, 0, 100, 100), visible=0.8),
+             CardCandidate(_rect(0, 0, 100, 100), index_visible=(True, False)),
+             CardSighting(_rect(0, 0, 100, 100))]  # not a detector candidate
+    assert split_unions(clf, IMAGE, cands) == cands
+    assert clf.calls == 0
+
+
+@pytest.mark.parametrize("photo, cards", [("IMG_2630.JPG", {"AD", "10C"}),
+                                          ("IMG_2652.JPG", {"JD", "10S"})])
+def test_a_real_row_of_two_is_read_as_its_two_cards(photo: str, cards: set[str]) -> None:
+    """Real train photos of two cards overlapping: no seam in the edges, one outline
+    round both, which read neither until split."""
+    from vision.detect import detect_cards
+    from vision.evaluate import REAL_PHOTOS, real_labels
+    from vision.recognize.classifier import IndexClassifier
+    from vision.recognize.imagefile import load_image
+    from vision.recognize.reader import read_candidates, read_image
+
+    path = REAL_PHOTOS / "images" / "train" / photo
+    if not path.is_file():
+        pytest.skip("real photos not here")
+    labels = sorted(r for r, _ in real_labels(REAL_PHOTOS, "train")[photo])
+    assert labels == sorted(c[:-1] for c in cards)
+    clf = IndexClassifier.load()
+    image = load_image(path)
+    assert [s.card for s in read_candidates(clf, image, detect_cards(image))] == [None]
+    assert {s.card for s in read_image(clf, image)} == cards
+
+
+def test_an_end_card_found_already_is_no_reason_to_split() -> None:
+    """An end card lying where another candidate lies is that card, found apart
+    (held-out seed 99: the outline round JS and KH read as JS, the KH found apart)."""
+    found = CardCandidate(_rect(50, 50, 71, 100))  # the first way's left end card
+    out = split_unions(_Scripted(["QH", "7C", "QH", "QH"]), IMAGE, [UNION, found])
+    assert out == [UNION, found]

@@ -1,0 +1,176 @@
+"""Two cards taken for one: an outline round two cards lying side by side, each
+partly over the other, split where their corner indices say.
+
+Why here and not in the detector: the seam between two white cards overlapping is
+often a step of a few grey levels, in no edge map (IMG_2667, 2630, 2652 of the real
+train photos), and a card-sized outline round both then passes every test of shape
+and support. It cannot be read either: its two index corners show two different
+cards. What does tell is the cards' own indices. A card in such a row shows its
+index at the row's end, so each end of the outline is tried as a card of card
+proportions, and the outline is split only when the two ends read two *different*
+cards with the calibrated confidence. A single card seen nearly square (a squeezed
+photo, a steep view) reads the same card at both ends and is left whole.
+
+Stills only (`cardtable recognize`, evaluation): the outlines tried cost a network
+call of up to 8 patches each; the live pipeline keeps its frame budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import fields, is_dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.recognize.patch import extract_index_patches, normalize_quad
+from vision.recognize.readings import combine
+
+#: A card's long side over its short one (poker 88/63, bridge 89/57 is 1.56).
+CARD_ASPECT = 1.4
+#: Outlines whose long/short ratio lies in this range look like one card: not tried.
+LOOKS_LIKE_A_CARD = (1.25, 1.6)
+#: An end card must leave at least this share of the outline's length to the other.
+MIN_REST = 0.15
+#: ... and the two end cards must overlap (a gap: two cards the detector would see).
+MAX_SPAN = 1.95
+#: Share of the card that must be seen and both index corners clear (as turn.py).
+MIN_VISIBLE = 0.97
+
+
+def _side_lengths(q: np.ndarray) -> tuple[float, float]:
+    """Mean lengths of sides 0-1/3-2 and of sides 0-3/1-2."""
+    a = 0.5 * (np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[3])))
+    b = 0.5 * (np.hypot(*(q[3] - q[0])) + np.hypot(*(q[2] - q[1])))
+    return float(a), float(b)
+
+
+def end_cards(quad: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The ways `quad` may hold two cards in a row: per way, the card at each end
+    (float32 (4, 2) quads along the outline's sides, no perspective correction).
+
+    Along each pair of sides, the cards may stand across the row (their long side the
+    outline's other extent) or lie along it; a way counts when the end card leaves
+    MIN_REST of the length to the other and the two overlap (MAX_SPAN)."""
+    q = normalize_quad(quad)
+    la, lb = _side_lengths(q)
+    out = []
+    # Along sides 0-1 (length la, other extent lb), then along sides 0-3 (lb, la).
+    for length, other, along in ((la, lb, True), (lb, la, False)):
+        for card in (other / CARD_ASPECT, other * CARD_ASPECT):
+            if not (card * (1 + MIN_REST) <= length <= card * MAX_SPAN):
+                continue
+            t = card / length
+            if along:
+                a = np.array([q[0], q[0] + (q[1] - q[0]) * t, q[3] + (q[2] - q[3]) * t, q[3]])
+                b = np.array([q[1] + (q[0] - q[1]) * t, q[1], q[2], q[2] + (q[3] - q[2]) * t])
+            else:
+                a = np.array([q[0], q[1], q[1] + (q[2] - q[1]) * t, q[0] + (q[3] - q[0]) * t])
+                b = np.array([q[3] + (q[0] - q[3]) * t, q[2] + (q[1] - q[2]) * t, q[2], q[3]])
+            out.append((a.astype(np.float32), b.astype(np.float32)))
+    return out
+
+
+#: The fields of a detector candidate that an end card gets anew.
+_FIELDS = {"corners", "index_visible", "index_patches", "patch_corners"}
+
+
+def _worth_trying(cand: Any) -> bool:
+    if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
+        return False
+    if getattr(cand, "face_down", False):
+        return False
+    if float(getattr(cand, "visible", 1.0)) < MIN_VISIBLE:
+        return False
+    if not all(getattr(cand, "index_visible", (True, True))):
+        return False
+    la, lb = _side_lengths(normalize_quad(cand.corners))
+    ratio = max(la, lb) / max(min(la, lb), 1e-6)
+    return not (LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1])
+
+
+def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
+    """`cands` with each outline whose two ends read as two different cards replaced
+    by those two cards (see module). `clf`: an IndexClassifier (its `classify` and
+    `calibration`); candidates are detector CardCandidates.
+
+    Each end card is read from its outer index corner alone, the one at the
+    outline's corner: in a row of two, one card covers the other's inner corner,
+    and a guessed end card's inner corner is cut where the card only roughly is."""
+    if getattr(clf, "deck", None) is not None:
+        return list(cands)
+    tries: list[tuple[int, list[tuple[tuple[np.ndarray, int], ...]]]] = []
+    patches: list[np.ndarray] = []
+    for i, c in enumerate(cands):
+        if not _worth_trying(c):
+            continue
+        corners = normalize_quad(c.corners)
+        ways = []
+        for pair in end_cards(corners):
+            ends = tuple(_outer(sub, corners) for sub in pair)
+            if all(k is not None for _, k in ends):
+                ways.append(ends)
+                for sub, k in ends:
+                    patches.append(extract_index_patches(image, sub)[k // 2])
+        if ways:
+            tries.append((i, ways))
+    if not tries:
+        return list(cands)
+    reads = clf.classify(patches)
+    replaced: dict[int, list[Any]] = {}
+    n = 0
+    for i, ways in tries:
+        splits = []
+        for ends in ways:
+            cards = [combine([reads[n + j]], clf.calibration).card for j in range(len(ends))]
+            n += len(ends)
+            if None not in cards and cards[0] != cards[1] and not any(
+                    _found_already(sub, cands, i) for sub, _ in ends):
+                splits.append(ends)
+        if len(splits) == 1:  # (two ways that split: which one is true is not told)
+            replaced[i] = [_as_card(cands[i], image, sub, k) for sub, k in splits[0]]
+    out: list[Any] = []
+    for i, c in enumerate(cands):
+        out.extend(replaced.get(i, [c]))
+    return out
+
+
+#: An end card overlapping another candidate by this IoU is that card, found
+#: already (held-out seed 99: a KH found apart, unread, and again as a row's end).
+SAME_CARD = 0.5
+
+
+def _found_already(sub: np.ndarray, cands: Sequence[Any], skip: int) -> bool:
+    """Does end card `sub` lie where another candidate than cands[skip] lies?"""
+    a = np.asarray(sub, np.float32).reshape(4, 2)
+    area_a = float(cv2.contourArea(a))
+    for j, c in enumerate(cands):
+        if j == skip:
+            continue
+        b = np.asarray(c.corners, np.float32).reshape(4, 2)
+        inter, _ = cv2.intersectConvexConvex(a, b)
+        union = area_a + float(cv2.contourArea(b)) - inter
+        if union > 0 and inter / union >= SAME_CARD:
+            return True
+    return False
+
+
+def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None]:
+    """`sub` normalised, and which of its index corners (0 or 2) is a corner of
+    `outline` (None: neither)."""
+    q = normalize_quad(sub)
+    for k in (0, 2):
+        if float(np.min(np.hypot(*(outline - q[k]).T))) < 1.0:
+            return q, k
+    return q, None
+
+
+def _as_card(cand: Any, image: np.ndarray, quad: np.ndarray, outer: int | None) -> Any:
+    """A candidate like `cand` for the end card `quad` (normalised), its index seen
+    at corner `outer` only."""
+    corners = tuple((float(x), float(y)) for x, y in quad)
+    visible = (outer == 0, outer == 2)
+    patch = extract_index_patches(image, quad)[0 if outer == 0 else 1]
+    return replace(cand, corners=corners, index_visible=visible, index_patches=(patch,),
+                   patch_corners=(0 if outer == 0 else 2,))
