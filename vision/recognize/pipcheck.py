@@ -43,13 +43,19 @@ MIN_VISIBLE = 0.98
 _RED = ("D", "H")
 
 
-def whole_in_view(cand: Any, shape: tuple[int, ...]) -> bool:
-    """Does the candidate lie whole in the frame, uncovered (its middle can be read)?"""
+def uncovered(cand: Any, min_visible: float) -> bool:
+    """Is the candidate face up, at least `min_visible` of it seen (detector's
+    `visible`) and both its index corners clear?"""
     if getattr(cand, "face_down", False):
         return False
-    if float(getattr(cand, "visible", 1.0)) < MIN_VISIBLE:
+    if float(getattr(cand, "visible", 1.0)) < min_visible:
         return False
-    if not all(getattr(cand, "index_visible", (True, True))):
+    return all(getattr(cand, "index_visible", (True, True)))
+
+
+def whole_in_view(cand: Any, shape: tuple[int, ...]) -> bool:
+    """Does the candidate lie whole in the frame, uncovered (its middle can be read)?"""
+    if not uncovered(cand, MIN_VISIBLE):
         return False
     q = np.asarray(cand.corners, np.float32).reshape(4, 2)
     h, w = shape[:2]

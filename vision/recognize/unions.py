@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.recognize.patch import extract_index_patches, normalize_quad
+from vision.recognize.pipcheck import uncovered
 from vision.recognize.readings import combine
 
 #: A card's long side over its short one (poker 88/63, bridge 89/57 is 1.56).
@@ -79,11 +80,7 @@ _FIELDS = {"corners", "index_visible", "index_patches", "patch_corners"}
 def _worth_trying(cand: Any) -> bool:
     if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
         return False
-    if getattr(cand, "face_down", False):
-        return False
-    if float(getattr(cand, "visible", 1.0)) < MIN_VISIBLE:
-        return False
-    if not all(getattr(cand, "index_visible", (True, True))):
+    if not uncovered(cand, MIN_VISIBLE):  # (no in-frame test: a row may run out of it)
         return False
     la, lb = _side_lengths(normalize_quad(cand.corners))
     ratio = max(la, lb) / max(min(la, lb), 1e-6)
@@ -100,7 +97,7 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
     and a guessed end card's inner corner is cut where the card only roughly is."""
     if getattr(clf, "deck", None) is not None:
         return list(cands)
-    tries: list[tuple[int, list[tuple[tuple[np.ndarray, int], ...]]]] = []
+    tries: list[tuple[int, list[tuple[tuple[np.ndarray, int, np.ndarray], ...]]]] = []
     patches: list[np.ndarray] = []
     for i, c in enumerate(cands):
         if not _worth_trying(c):
@@ -108,11 +105,13 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
         corners = normalize_quad(c.corners)
         ways = []
         for pair in end_cards(corners):
-            ends = tuple(_outer(sub, corners) for sub in pair)
-            if all(k is not None for _, k in ends):
+            outer = [_outer(sub, corners) for sub in pair]
+            if all(k is not None for _, k in outer):
+                # (sub, its outer corner, that corner's patch: the reader's too)
+                ends = tuple((sub, k, extract_index_patches(image, sub)[k // 2])
+                             for sub, k in outer)
                 ways.append(ends)
-                for sub, k in ends:
-                    patches.append(extract_index_patches(image, sub)[k // 2])
+                patches.extend(patch for _, _, patch in ends)
         if ways:
             tries.append((i, ways))
     if not tries:
@@ -126,10 +125,10 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
             cards = [combine([reads[n + j]], clf.calibration).card for j in range(len(ends))]
             n += len(ends)
             if None not in cards and cards[0] != cards[1] and not any(
-                    _found_already(sub, cands, i) for sub, _ in ends):
+                    _found_already(sub, cands, i) for sub, _, _ in ends):
                 splits.append(ends)
         if len(splits) == 1:  # (two ways that split: which one is true is not told)
-            replaced[i] = [_as_card(cands[i], image, sub, k) for sub, k in splits[0]]
+            replaced[i] = [_as_card(cands[i], *end) for end in splits[0]]
     out: list[Any] = []
     for i, c in enumerate(cands):
         out.extend(replaced.get(i, [c]))
@@ -166,11 +165,9 @@ def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None
     return q, None
 
 
-def _as_card(cand: Any, image: np.ndarray, quad: np.ndarray, outer: int | None) -> Any:
+def _as_card(cand: Any, quad: np.ndarray, outer: int, patch: np.ndarray) -> Any:
     """A candidate like `cand` for the end card `quad` (normalised), its index seen
-    at corner `outer` only."""
+    at corner `outer` only, whose `patch` was cut already."""
     corners = tuple((float(x), float(y)) for x, y in quad)
-    visible = (outer == 0, outer == 2)
-    patch = extract_index_patches(image, quad)[0 if outer == 0 else 1]
-    return replace(cand, corners=corners, index_visible=visible, index_patches=(patch,),
-                   patch_corners=(0 if outer == 0 else 2,))
+    return replace(cand, corners=corners, index_visible=(outer == 0, outer == 2),
+                   index_patches=(patch,), patch_corners=(outer,))
