@@ -8,7 +8,9 @@ Two measurements, used by the tests (small samples, seconds) and `make bench`
   either from their true quads (`quads="truth"`: the recogniser alone) or from the
   detector's (`quads="detect"`: the whole chain; unmatched cards count as abstained).
 * `evaluate_real`: the real photos in ../shared/data/real-photos-ranks (rank labels
-  only, whole-card boxes): labelled boxes are matched to detections by IoU.
+  only; each box holds what is seen of a card): labelled boxes are matched to
+  detections by IoU, and a box of a card mostly covered to the sighting holding it
+  (match_real).
 
 A wrong reading is far worse than an abstention, so the two are always reported apart.
 """
@@ -130,6 +132,51 @@ def best_matches(iou: list[list[float]], min_iou: float) -> list[int | None]:
             out[i] = j
             used.add(j)
     return out
+
+
+#: Real labels: a sighting and a label box are the same card at this box IoU ...
+REAL_MIN_IOU = 0.4
+#: ... or, for a card mostly covered (its label box holds only what is seen of it,
+#: the sighting the whole card), when this share of the label box lies in the
+#: sighting's quad and the box is at least MIN_SEEN of the quad's area.
+REAL_INSIDE = 0.85
+MIN_SEEN = 0.12
+
+
+def match_real(boxes: list[tuple[float, float, float, float]], quads: list[Any]
+               ) -> list[int | None]:
+    """For each labelled box of a real photo, the sighting (its corners) it is
+    matched with, or None.
+
+    The labels box the *visible* part of each card, the sightings give the whole
+    card's corners: the same for a card lying free, but a card in a fan shows a
+    strip of itself, whose box overlaps the whole card's by little. So pairs are
+    taken by box IoU first (best_matches, REAL_MIN_IOU), then the boxes still
+    unmatched are matched to the sightings still unmatched that hold them
+    (REAL_INSIDE, MIN_SEEN), most contained first.
+    """
+    qs = [np.asarray(q, np.float32).reshape(4, 2) for q in quads]
+    qboxes = [(q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()) for q in qs]
+    match = best_matches([[_box_iou(b, qb) for qb in qboxes] for b in boxes], REAL_MIN_IOU)
+    used = {j for j in match if j is not None}
+    pairs = []
+    for i, b in enumerate(boxes):
+        if match[i] is not None:
+            continue
+        area = (b[2] - b[0]) * (b[3] - b[1])
+        rect = np.array([[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]], np.float32)
+        for j, q in enumerate(qs):
+            qarea = float(cv2.contourArea(q))
+            if j in used or area <= 0 or qarea <= 0 or area < MIN_SEEN * qarea:
+                continue
+            inter, _ = cv2.intersectConvexConvex(rect, cv2.convexHull(q))
+            if inter >= REAL_INSIDE * area:
+                pairs.append((inter / area, i, j))
+    for _, i, j in sorted(pairs, reverse=True):
+        if match[i] is None and j not in used:
+            match[i] = j
+            used.add(j)
+    return match
 
 
 def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
@@ -255,12 +302,8 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
         image = stretched(load_image(root / "images" / split / name), sx, sy)
         rep.images += 1
         sightings = read_candidates(clf, image, det(image))
-        boxes = []
-        for s in sightings:
-            q = np.asarray(s.corners)
-            boxes.append((q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
         scaled = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for _, (x0, y0, x1, y1) in labels[name]]
-        match = best_matches([[_box_iou(box, b) for b in boxes] for box in scaled], 0.4)
+        match = match_real(scaled, [s.corners for s in sightings])
         for (rank, _), best in zip(labels[name], match):
             if best is None:
                 rep.missed += 1

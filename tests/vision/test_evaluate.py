@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.evaluate import Tally, best_matches, stretched
+from vision.evaluate import Tally, best_matches, match_real, stretched
 
 
 def test_tally_counts_wrong_apart_from_abstained():
@@ -37,6 +37,22 @@ def test_matching_takes_the_best_overlap_first() -> None:
     assert best_matches([[0.9, 0.7], [0.8, 0.75]], 0.5) == [0, 1]
     assert best_matches([[0.3]], 0.5) == [None]
     assert best_matches([], 0.5) == []
+
+
+def test_a_strip_of_a_covered_card_matches_the_whole_card_sighting() -> None:
+    """A fanned card's label boxes only its visible strip (here 30 x 140 of a
+    100 x 140 card): box IoU 0.3, yet it is that card; the strip must not go to a
+    sighting that only brushes it, nor to one already matched."""
+    top = [[130, 0], [230, 0], [230, 140], [130, 140]]
+    under = [[100, 0], [200, 0], [200, 140], [100, 140]]
+    labels = [(130, 0, 230, 140), (100, 0, 130, 140)]
+    assert match_real(labels, [top, under]) == [0, 1]
+    assert match_real(labels, [under, top]) == [1, 0]
+    assert match_real(labels, [top]) == [0, None]  # the top card is taken already
+    far = [[110, 60], [210, 60], [210, 200], [110, 200]]  # holds half the strip
+    assert match_real(labels, [top, far]) == [0, None]
+    tiny = (100, 0, 105, 10)  # 50 px^2 of a 14,000 px^2 card: too little to tell
+    assert match_real([tiny], [under]) == [None]
 
 
 def test_known_label_mistakes_are_corrected() -> None:
