@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.recognize.acepip import ace_suit
 from vision.recognize.classifier import Calibration, CardReading, Reading, joint_prob
 from vision.recognize.pips import PipCount, count_pips
 
@@ -113,10 +114,55 @@ def read_by_pips(image: np.ndarray, cand: Any, readings: Sequence[Reading],
                  calib: Calibration) -> CardReading | None:
     """`pip_verdict` for a detector candidate, counting its pips when it lies whole
     and its corners could vouch for a number rank (else the count, ~1-2 ms, would
-    be wasted: court cards, aces, outlines showing no index)."""
-    if not readings or not whole_in_view(cand, image.shape):
+    be wasted: court cards, aces, outlines showing no index); an ace's one pip
+    (`read_by_ace`) otherwise."""
+    if not readings:
+        return None
+    if {r.rank for r in readings if r.rank is not None} == {"A"}:
+        return read_by_ace(image, cand, readings, calib)
+    if not whole_in_view(cand, image.shape):
         return None
     if not any(_rank_witnesses(readings, rank, calib) for rank in
                {r.rank for r in readings if r.rank in NUMBER_RANKS}):
         return None
     return pip_verdict(readings, count_pips(image, cand.corners), calib)
+
+
+#: Least pooled spade probability of the corners for the ace's pip to vouch: the
+#: network must lean to spades itself (the pip is a second witness, not the only one).
+ACE_SUIT_BAR = 0.5
+
+
+def ace_verdict(readings: Sequence[Reading], calib: Calibration) -> float | None:
+    """The pooled rank probability when the corner readings name the ace of spades
+    as a whole card but for the suit's bar: every corner naming a card names AS,
+    none is mostly "not an index", the pooled rank passes the network's own rank bar
+    and the pooled spade probability ACE_SUIT_BAR; else None."""
+    named = [r for r in readings if r.rank is not None]
+    if not named or any((r.rank, r.suit) != ("A", "S") for r in named):
+        return None
+    if max(r.none_prob for r in named) > calib.max_none:
+        return None
+    rank_p = joint_prob([r.rank_prob for r in named])
+    if rank_p < (calib.min_prob_pair if len(named) >= 2 else calib.min_prob):
+        return None
+    if joint_prob([r.suit_prob for r in named]) < ACE_SUIT_BAR:
+        return None
+    return rank_p
+
+
+def read_by_ace(image: np.ndarray, cand: Any, readings: Sequence[Reading],
+                calib: Calibration) -> CardReading | None:
+    """AS for an uncovered card whose corners read the ace of spades short of the
+    spade bars (`ace_verdict`) when its middle shows one big spade (acepip.py);
+    None otherwise. Why: the spade bars are steep against unfamiliar decks' clubs,
+    and an ornate ace of spades is the unfamiliar print that keeps the network
+    unsure; the pip's silhouette is a witness that shares nothing with it."""
+    rank_p = ace_verdict(readings, calib)
+    if rank_p is None or not uncovered(cand, MIN_VISIBLE):
+        return None
+    # (the pip alone is read: a corner off the frame's edge does not matter, acepip
+    # checks that the pip lies in the frame)
+    if ace_suit(image, cand.corners) != "S":
+        return None
+    return CardReading("AS", rank_p, "A", "S")

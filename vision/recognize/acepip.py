@@ -1,0 +1,207 @@
+"""An ace's one big middle pip as a witness for the black suit its corners show.
+
+Why: the network reads an ace's rank surely but its suit often under the bars, and
+the black suits worst: the spade bars are steep (index.json: 0.985 one corner,
+0.9992 pooled) because an unfamiliar deck's clubs are read as spades with near
+certainty, and an ornate ace of spades (Bicycle's engraved spade) is just the
+unfamiliar print that keeps the network unsure ("AS 0.99 | AS 0.69"). pips.py
+counts number cards only (2..10), so an ace never had a second witness. Yet an ace
+prints its suit a second time, large, alone in the middle: a spade is one point
+over two lobes and a stem, a club three round lobes over a stem. Telling the two
+apart from that silhouette shares nothing with the network: other pixels, no
+learning.
+
+How: the card is warped upright (pips.py's canonical warp and paper level); the
+ink of its middle (clear of the index columns, looser than pips.py's so that an
+engraved spade's fine lines join into one silhouette) must hold one dark,
+not-warm component centred on the card, big and uncut, nothing else of pip size;
+its holes are filled. Along the card's long axis each row's width is compared with
+the silhouette's convex hull there (the hollow). A spade is convex over the half
+nearest its point, which is narrow, and hollow beside its stem at the other end; a
+club is hollow from both ends (the necks between its lobes, its stem); which end
+is the top need not be known, so a card upside down reads alike. Anything else
+(a court picture, an ornament joined to the pip, blur that melts a club's lobes,
+a red pip) gives None.
+
+Only spades are given: a club's lobes cannot be told from the onion-shaped spade of
+some decks (gnome/plastic) by these hollows, and the network's suit mistakes run
+the other way (clubs read as spades), so "club" would witness little. The caller
+(pipcheck.read_by_ace) gives AS only when the corners agree on the rank A (passing
+the rank bars) and lean to spades themselves: two witnesses.
+
+Figures: see README.md (vision/recognize) and the module's test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.recognize import pipclean
+from vision.recognize.patch import AMBIGUOUS_ASPECT, mean_aspect, normalize_quad
+from vision.recognize.pips import CANON_H, CANON_W, INDEX_COLUMN, _look
+
+_CANON = np.float32([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]])
+
+#: A pixel is ink when it lies this share or more below the paper level (pips.py
+#: uses 0.38: an engraved spade's hatching is lighter than a printed pip).
+INK_DEPTH = 0.25
+
+#: The middle field searched for the pip (fractions of width / height).
+FIELD_X = (INDEX_COLUMN, 1.0 - INDEX_COLUMN)
+FIELD_Y = (0.12, 0.88)
+
+#: The pip's centre must lie this near the card's centre (fraction of width, height).
+CENTRE_TOL = 0.1
+
+#: Least pip width (fraction of the card's width): an ace's middle pip is large;
+#: a small one (and an index's suit sign) is left to the network.
+MIN_WIDTH = 0.22
+
+#: Least pip height in image pixels: small pips blur a club's lobes into a spade.
+MIN_PIP_PX = 24.0
+
+#: Least edge sharpness of the pip (pipclean.sharpness: steepest edge over depth):
+#: blur melts a club's lobes into a spade's outline: rendered aces of clubs blurred
+#: by a Gaussian of 1.5-2.5 px passed the shape test below at sharpness 0.61-0.70
+#: (gnome/dondorf, kde/dondorf); the real photos' spades lie at 1.13-1.75.
+MIN_SHARPNESS = 0.9
+
+#: Other ink components must be smaller than this share of the pip's area (text and
+#: specks are allowed; a second pip-sized shape means this is not a plain ace).
+MAX_OTHER = 0.25
+
+#: The silhouette's rows are read at this many times the canonical size.
+_ZOOM = 4
+
+#: Hollow (hull minus silhouette, over the pip's area) of the band from an end's
+#: BAND_FROM to BAND_TO of the pip's height. A spade's point half stays at or under
+#: CONVEX (rendered training decks' spades 0.003-0.026, one gnome/lattmann 0.043;
+#: real photos 0.010-0.036), its stem end reaches STEM (0.053 and up). A club is
+#: hollow from both ends (its least end: rendered 0.041 and up, gnome/dondorf;
+#: real photos 0.075 and up).
+BAND_FROM, BAND_TO = 0.06, 0.5
+CONVEX = 0.03
+STEM = 0.05
+
+#: A spade's point: the width at POINT_AT of the height from that end, over the
+#: widest row, stays under POINTED (a club's top lobe is round and broad).
+POINT_AT, POINTED = 0.1, 0.36
+
+_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+def ace_suit(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray) -> str | None:
+    """"S" when the card `quad` in the BGR `image` shows one big, sharp, black
+    spade in its middle (see module), else None. Near-square quads are tried both
+    ways and must agree."""
+    q = normalize_quad(quad)
+    tries = [q] if mean_aspect(q) >= AMBIGUOUS_ASPECT else [q, q[[1, 2, 3, 0]]]
+    got = {_suit(image, t) for t in tries}
+    return got.pop() if len(got) == 1 else None
+
+
+def _suit(image: np.ndarray, q: np.ndarray) -> str | None:
+    """ace_suit for the normalised quad `q` (first edge the card's short one)."""
+    card = _look(image, q)
+    if card is None:
+        return None
+    found = _silhouette(card, float(np.linalg.norm(q[3] - q[0])) / CANON_H)
+    if found is None or not _in_frame(found[1], q, image.shape):
+        return None
+    return silhouette_suit(found[0])
+
+
+def _in_frame(box: tuple[int, int, int, int], q: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Does the pip's box (x, y, w, h, canonical pixels) lie in the image? Why: a card
+    may stick out of the frame (only its middle is read), and the warp fills what
+    lies outside with the edge's pixels, which must not be taken for the pip."""
+    x, y, w, h = box
+    corners = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]).reshape(-1, 1, 2)
+    to_image = cv2.getPerspectiveTransform(_CANON, q.astype(np.float32))
+    pts = cv2.perspectiveTransform(corners, to_image).reshape(-1, 2)
+    return bool(pts.min() >= 0 and pts[:, 0].max() <= shape[1] - 1
+                and pts[:, 1].max() <= shape[0] - 1)
+
+
+def _silhouette(card: object, scale: float
+                ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """(the middle pip's filled silhouette: uint8 0/1, canonical size x _ZOOM, cropped
+    to it; its box x, y, w, h in canonical pixels), or None unless the middle holds
+    one dark, centred, big, sharp, uncut pip. `scale`: image pixels per canonical
+    pixel."""
+    depth = 1.0 - card.dark / card.paper  # type: ignore[attr-defined]
+    x0, x1 = int(FIELD_X[0] * CANON_W), int(FIELD_X[1] * CANON_W)
+    y0, y1 = int(FIELD_Y[0] * CANON_H), int(FIELD_Y[1] * CANON_H)
+    ink = np.zeros(depth.shape, np.uint8)
+    ink[y0:y1, x0:x1] = depth[y0:y1, x0:x1] >= INK_DEPTH
+    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _CLOSE)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if n < 2:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    k = int(np.argmax(areas)) + 1
+    x, y, w, h, area = (int(v) for v in stats[k])
+    cx, cy = cents[k] / (CANON_W, CANON_H)
+    if abs(cx - 0.5) > CENTRE_TOL or abs(cy - 0.5) > CENTRE_TOL:
+        return None
+    if w < MIN_WIDTH * CANON_W or h * scale < MIN_PIP_PX:
+        return None
+    if x <= x0 or y <= y0 or x + w >= x1 or y + h >= y1:  # cut by the field: not whole
+        return None
+    if np.any(np.delete(areas, k - 1) >= MAX_OTHER * area):
+        return None
+    red, _, _ = pipclean.pip_colours(card.bgr, labels, np.array([k]))  # type: ignore
+    if red is not False:
+        return None
+    sharp = pipclean.sharpness(card, pipclean.edges(card), labels, stats[[k]], np.array([k]))
+    if sharp < MIN_SHARPNESS:
+        return None
+    own = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+    soft = depth[y:y + h, x:x + w].astype(np.float32) * cv2.dilate(own, _CLOSE)
+    big = cv2.resize(soft, (w * _ZOOM, h * _ZOOM), interpolation=cv2.INTER_LINEAR)
+    shape = (big >= INK_DEPTH).astype(np.uint8)
+    contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    outline = max(contours, key=cv2.contourArea)
+    filled = np.zeros_like(shape)
+    cv2.drawContours(filled, [outline], -1, 1, -1)
+    bx, by, bw, bh = cv2.boundingRect(outline)
+    return filled[by:by + bh, bx:bx + bw], (x, y, w, h)
+
+
+def profile(sil: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(width of each row, hollow of each row: its convex hull's width minus its own)."""
+    contours, _ = cv2.findContours(sil, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = np.zeros_like(sil)
+    cv2.fillConvexPoly(hull, cv2.convexHull(max(contours, key=cv2.contourArea)), 1)
+    width = sil.sum(axis=1).astype(np.float64)
+    return width, hull.sum(axis=1).astype(np.float64) - width
+
+
+def end_features(sil: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
+    """For the top and the bottom end: (hollow of the band BAND_FROM..BAND_TO of the
+    height from that end over the area, width at POINT_AT from that end over the
+    widest row)."""
+    width, hollow = profile(sil)
+    h = len(width)
+    area = max(float(width.sum()), 1.0)
+    a, b = int(BAND_FROM * h), max(int(BAND_TO * h), int(BAND_FROM * h) + 1)
+    at = min(int(POINT_AT * h), h - 1)
+    widest = max(float(width.max()), 1.0)
+    top = (float(hollow[a:b].sum()) / area, float(width[at]) / widest)
+    bottom = (float(hollow[h - b:h - a].sum()) / area, float(width[h - 1 - at]) / widest)
+    return top, bottom
+
+
+def silhouette_suit(sil: np.ndarray) -> str | None:
+    """"S" when one end is a convex point and the other hollow (a stem), else None
+    (see module)."""
+    (hol_t, pt_t), (hol_b, pt_b) = end_features(sil)
+    point, stem = ((hol_t, pt_t), hol_b) if hol_t <= hol_b else ((hol_b, pt_b), hol_t)
+    if point[0] <= CONVEX and point[1] <= POINTED and stem >= STEM:
+        return "S"
+    return None
