@@ -43,7 +43,7 @@ from vision.recognize import pipclean
 from vision.recognize.patch import AMBIGUOUS_ASPECT, mean_aspect, normalize_quad
 from vision.recognize.pips import CANON_H, CANON_W, INDEX_COLUMN, _look
 
-_CANON = np.float32([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]])
+_CANON = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
 
 #: A pixel is ink when it lies this share or more below the paper level (pips.py
 #: uses 0.38: an engraved spade's hatching is lighter than a printed pip).
@@ -119,7 +119,7 @@ def _in_frame(box: tuple[int, int, int, int], q: np.ndarray, shape: tuple[int, .
     may stick out of the frame (only its middle is read), and the warp fills what
     lies outside with the edge's pixels, which must not be taken for the pip."""
     x, y, w, h = box
-    corners = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]).reshape(-1, 1, 2)
+    corners = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32).reshape(-1, 1, 2)
     to_image = cv2.getPerspectiveTransform(_CANON, q.astype(np.float32))
     pts = cv2.perspectiveTransform(corners, to_image).reshape(-1, 2)
     return bool(pts.min() >= 0 and pts[:, 0].max() <= shape[1] - 1

@@ -21,6 +21,11 @@ So a card the network left unread is given when, on a card lying whole in view:
   steep. When the pips show no suit, the corners must agree on one, the pips' colour
   must be its colour (red for hearts and diamonds), and it must pass the network's
   own calibrated suit bar.
+
+An ace has no count but one big middle pip: where the corners read the ace of
+spades, the rank past its bars and the suit leaning to spades but short of the
+steep spade bars, that pip's silhouette (acepip.py) vouches for the suit
+(`read_by_ace`, reached through `read_by_pips`, so the reader needs no hook).
 """
 
 from __future__ import annotations
