@@ -123,10 +123,12 @@ def test_the_reader_path_gives_the_ace_only_for_an_uncovered_card() -> None:
     assert read_by_pips(club, Cand(cq), corners, CAL) is None
 
 
-@pytest.mark.parametrize("name", ["IMG_2434.JPG", "IMG_2614.JPG", "cam_image41.jpg"])
+@pytest.mark.parametrize("name", ["IMG_2434.JPG", "IMG_2614.JPG", "cam_image41.jpg",
+                                  "cam_image48.jpg"])
 def test_real_bicycle_aces_of_spades_left_unread_by_the_network_are_read(name: str) -> None:
     """Bicycle's engraved ace of spades lying alone (IMG_2614's top corner off the
-    frame): the network reads "AS" under the spade bars; the pip vouches."""
+    frame, cam_image48 a dim photo under warm light): the network reads "AS" under
+    the spade bars; the pip vouches."""
     from vision.evaluate import REAL_PHOTOS, match_real, real_labels
     from vision.recognize.classifier import IndexClassifier
     from vision.recognize.imagefile import load_image

@@ -173,9 +173,10 @@ _COARSE = 4
 _CLOSE = cv2.getStructuringElement(cv2.MORPH_RECT, (8, 8))
 
 
-def _look(image: np.ndarray, q: np.ndarray) -> _Card | None:
+def _look(image: np.ndarray, q: np.ndarray, min_paper: float = 90.0) -> _Card | None:
     """Warp the card upright and find its paper level; None when it shows no light
-    paper (a back, a dark object, deep shadow).
+    paper (a back, a dark object, deep shadow): the median paper level of its
+    darkest channel under `min_paper`.
 
     Why a closing: shading and glare gradients across the card (and a washed-out
     exposure) move paper and ink together, so ink is judged against the paper
@@ -191,7 +192,7 @@ def _look(image: np.ndarray, q: np.ndarray) -> _Card | None:
                        interpolation=cv2.INTER_AREA)
     small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, _CLOSE, borderType=cv2.BORDER_REPLICATE)
     small = cv2.blur(small, (3, 3))
-    if float(np.median(small)) < 90:
+    if float(np.median(small)) < min_paper:
         return None
     paper = cv2.resize(small, (CANON_W, CANON_H), interpolation=cv2.INTER_LINEAR)
     return _Card(bgr, dark8.astype(np.float32), np.maximum(paper.astype(np.float32), 1.0))
