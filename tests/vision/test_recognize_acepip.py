@@ -142,5 +142,6 @@ def test_real_bicycle_aces_of_spades_left_unread_by_the_network_are_read(name: s
     labels = real_labels(REAL_PHOTOS, "train")[name]
     sightings = read_candidates(clf, img, still_detector(clf)(img))
     match = match_real([b for _, b in labels], [s.corners for s in sightings])
-    (j,) = [j for (rank, _), j in zip(labels, match) if rank == "A"]
-    assert j is not None and sightings[j].card == "AS"
+    aces = [sightings[j].card for (rank, _), j in zip(labels, match)
+            if rank == "A" and j is not None]
+    assert "AS" in aces
