@@ -29,7 +29,24 @@ the other way (clubs read as spades), so "club" would witness little. The caller
 (pipcheck.read_by_ace) gives AS only when the corners agree on the rank A (passing
 the rank bars) and lean to spades themselves: two witnesses.
 
-Figures: see README.md (vision/recognize) and the module's test.
+Figures (2026-11-30; `ace_suit` on whole face-up aces, four to a scene, rendered
+with effects; "wrong" = S for any card not a spade, covered cards and detector
+phantoms included):
+
+- developed on (bars read off these): training decks true quads 150 scenes seed
+  101: spades 48 of 95 given, 0 wrong of 309 clubs and red aces; detected quads
+  seed 102: 52 of 98, 0 wrong of 291; calibration decks (true 103, detected 104):
+  0 of 128 spades given (gnome/plastic prints an onion-shaped spade, hollow below
+  its point; gnome/simplistic's pip is under MIN_WIDTH), 0 wrong of 405. Every
+  deck's AC/AS alone at 90-300 px, upright and turned, Gaussian blur 0-2.5 px:
+  278 of 1200 spades, 0 of 1200 clubs (three blurred dondorf clubs were spades
+  before MIN_SHARPNESS). All 52 cards, detected quads seed 105 and true quads
+  seed 107 (100 scenes each), calibration decks true quads seed 106 (60): no
+  card but an ace of spades ever read as one. Real photos images/train: every
+  Bicycle ace of spades lying uncovered with a good quad reads "S" (15; two
+  refused: a faint one at CONVEX 0.036, cam_image18), every ace of clubs None.
+- Time: 3.6 ms a card (median, one thread; called only for cards whose corners
+  read the ace of spades short of the spade bars: 5 of 296 real train photos).
 """
 
 from __future__ import annotations
