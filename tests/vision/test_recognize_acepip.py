@@ -79,6 +79,25 @@ def test_a_blurred_club_whose_lobes_melt_into_a_spade_is_refused() -> None:
     assert acepip.ace_suit(img, quad) is None
 
 
+def test_a_lopsided_blob_is_no_spade_though_its_ends_look_like_one() -> None:
+    # A detector's quad over a card's corner and the table beside it once showed a
+    # dark check of the tablecloth, pointed at one end and hollow at the other.
+    img, quad = _photo("gnome/rheinland", "AS")
+    q = normalize_quad(quad)
+    card = acepip._look(img, q, acepip.MIN_PAPER)
+    found = acepip._silhouette(card, float(np.linalg.norm(q[3] - q[0])) / acepip.CANON_H)
+    assert found is not None
+    sil = found[0]
+    assert acepip.silhouette_suit(sil) == "S"
+    h, w = sil.shape
+    sheared = cv2.warpAffine(sil, np.float32([[1, 0.4, 0], [0, 1, 0]]), (w + h, h))
+    ys, xs = np.nonzero(sheared)
+    sheared = sheared[ys.min():ys.max() + 1, xs.min():xs.max() + 1].copy()
+    (point, _), (stem, _) = sorted(acepip.end_features(sheared))
+    assert point <= acepip.CONVEX and stem >= acepip.STEM  # the ends alone say spade
+    assert acepip.silhouette_suit(sheared) is None
+
+
 def test_only_a_plain_ace_shows_one_big_middle_pip() -> None:
     for card in ("2S", "3S", "5S", "KS", "QC", "JS"):
         img, quad = _photo("gnome/rheinland", card)
