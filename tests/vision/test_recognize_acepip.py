@@ -84,7 +84,7 @@ def test_a_lopsided_blob_is_no_spade_though_its_ends_look_like_one() -> None:
     # dark check of the tablecloth, pointed at one end and hollow at the other.
     img, quad = _photo("gnome/rheinland", "AS")
     q = normalize_quad(quad)
-    card = acepip._look(img, q, acepip.MIN_PAPER)
+    card = acepip.look_upright(img, q, acepip.MIN_PAPER)
     found = acepip._silhouette(card, float(np.linalg.norm(q[3] - q[0])) / acepip.CANON_H)
     assert found is not None
     sil = found[0]

@@ -67,7 +67,7 @@ import numpy as np
 
 from vision.recognize import pipclean
 from vision.recognize.patch import AMBIGUOUS_ASPECT, mean_aspect, normalize_quad
-from vision.recognize.pips import CANON_H, CANON_W, INDEX_COLUMN, _look
+from vision.recognize.pips import CANON_H, CANON_W, INDEX_COLUMN, look_upright
 
 _CANON = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
 
@@ -75,7 +75,7 @@ _CANON = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.f
 #: uses 0.38: an engraved spade's hatching is lighter than a printed pip).
 INK_DEPTH = 0.25
 
-#: Least paper level (median of the card's darkest channel, pips._look): lower than
+#: Least paper level (median of the card's darkest channel, pips.look_upright): lower than
 #: the pip counter's 90, as the corners must already read an ace (not a back, not a
 #: dark object) and ink is judged against the paper round it; a dim real photo's
 #: Bicycle ace of spades (cam_image48, warm light) lies at 81.
@@ -143,7 +143,7 @@ def ace_suit(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray) ->
 
 def _suit(image: np.ndarray, q: np.ndarray) -> str | None:
     """ace_suit for the normalised quad `q` (first edge the card's short one)."""
-    card = _look(image, q, MIN_PAPER)
+    card = look_upright(image, q, MIN_PAPER)
     if card is None:
         return None
     found = _silhouette(card, float(np.linalg.norm(q[3] - q[0])) / CANON_H)

@@ -149,14 +149,14 @@ def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
 
 def _count(image: np.ndarray, q: np.ndarray) -> PipCount | None:
     """count_pips for the normalised quad `q` (first edge the card's short one)."""
-    card = _look(image, q)
+    card = look_upright(image, q)
     if card is None:
         return None
     return _judge(card, float(np.sqrt(((q[1] - q[0]) ** 2).sum())) / CANON_W)
 
 
 @dataclass(frozen=True, slots=True)
-class _Card:
+class UprightCard:
     """The card warped upright: `bgr` (uint8), `dark` its darkest channel and
     `paper` the paper level round each pixel (both float32, paper >= 1)."""
 
@@ -173,7 +173,7 @@ _COARSE = 4
 _CLOSE = cv2.getStructuringElement(cv2.MORPH_RECT, (8, 8))
 
 
-def _look(image: np.ndarray, q: np.ndarray, min_paper: float = 90.0) -> _Card | None:
+def look_upright(image: np.ndarray, q: np.ndarray, min_paper: float = 90.0) -> UprightCard | None:
     """Warp the card upright and find its paper level; None when it shows no light
     paper (a back, a dark object, deep shadow): the median paper level of its
     darkest channel under `min_paper`.
@@ -195,7 +195,7 @@ def _look(image: np.ndarray, q: np.ndarray, min_paper: float = 90.0) -> _Card | 
     if float(np.median(small)) < min_paper:
         return None
     paper = cv2.resize(small, (CANON_W, CANON_H), interpolation=cv2.INTER_LINEAR)
-    return _Card(bgr, dark8.astype(np.float32), np.maximum(paper.astype(np.float32), 1.0))
+    return UprightCard(bgr, dark8.astype(np.float32), np.maximum(paper.astype(np.float32), 1.0))
 
 
 def _warp(image: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -212,7 +212,7 @@ def _warp(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
-def _ink(card: _Card) -> np.ndarray:
+def _ink(card: UprightCard) -> np.ndarray:
     """The field's ink mask (uint8 0/1): much darker than the paper round it."""
     ink = (card.dark < INK_RATIO * card.paper).astype(np.uint8)
     x0, y0 = int(EDGE_X * CANON_W), int(EDGE_Y * CANON_H)
@@ -272,7 +272,7 @@ LAYOUTS = {(0, 2): 2, (0, 3): 3, (2, 0): 4, (2, 1): 5, (3, 0): 6, (3, 1): 7, (3,
            (4, 0): 8, (4, 1): 9, (4, 2): 10}
 
 
-def _judge(card: _Card, scale: float = 1.0) -> PipCount | None:
+def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
     """The pip count when the field's ink components are a clean set of pips
     (`scale`: image pixels per canonical pixel, for the suit's resolution guard)."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
