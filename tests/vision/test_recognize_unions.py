@@ -8,7 +8,9 @@ import pytest
 
 from vision.detect import CardCandidate
 from vision.recognize.classifier import Calibration, Reading
-from vision.recognize.unions import end_cards, split_unions
+from vision.recognize.patch import normalize_quad
+from vision.recognize.unions import (GUESSED_SQUEEZES, end_cards, frame_squeezes, row_ends,
+                                     split_unions)
 from vision.types import CardSighting
 
 
@@ -64,12 +66,16 @@ IMAGE = np.full((300, 400, 3), 200, np.uint8)
 # Near-square (100 x 100): two ways (the cards side by side, or one over the other),
 # each end card read at its outer corner: 4 patches, way 1 (end a, end b), way 2.
 UNION = CardCandidate(_rect(50, 50, 100, 100), score=0.9)
+# A card seen whole beside it, of card proportions: the frame is not squeezed, so the
+# end cards are cut for no squeeze only (no patches: it is not tried itself).
+PLAIN = CardCandidate(_rect(250, 50, 63, 88), score=0.95)
 
 
 def test_two_different_cards_at_the_ends_split_the_outline() -> None:
     clf = _Scripted(["QH", "7C", "QH", "QH"])
-    out = split_unions(clf, IMAGE, [UNION])
-    assert clf.calls == 1 and len(out) == 2
+    out = split_unions(clf, IMAGE, [UNION, PLAIN])
+    assert clf.calls == 1 and len(out) == 3 and out[2] is PLAIN
+    out = out[:2]
     for c in out:  # each seen at its outer corner only
         assert sum(c.index_visible) == 1 and len(c.index_patches) == 1
         assert _aspect(np.asarray(c.corners)) == pytest.approx(1.4, abs=0.01)
@@ -84,7 +90,7 @@ def test_two_different_cards_at_the_ends_split_the_outline() -> None:
     ["QH", "7C", "5D", "2S"],  # both ways split: which?
 ])
 def test_otherwise_the_outline_is_left_whole(script: list[str | None]) -> None:
-    assert split_unions(_Scripted(script), IMAGE, [UNION]) == [UNION]
+    assert split_unions(_Scripted(script), IMAGE, [UNION, PLAIN]) == [UNION, PLAIN]
 
 
 def test_only_whole_face_up_odd_shaped_outlines_are_tried() -> None:
@@ -124,5 +130,92 @@ def test_an_end_card_found_already_is_no_reason_to_split() -> None:
     """An end card lying where another candidate lies is that card, found apart
     (held-out seed 99: the outline round JS and KH read as JS, the KH found apart)."""
     found = CardCandidate(_rect(50, 50, 71, 100))  # the first way's left end card
-    out = split_unions(_Scripted(["QH", "7C", "QH", "QH"]), IMAGE, [UNION, found])
-    assert out == [UNION, found]
+    out = split_unions(_Scripted(["QH", "7C", "QH", "QH"]), IMAGE, [UNION, found, PLAIN])
+    assert out == [UNION, found, PLAIN]
+
+
+def _unsqueezed_aspect(q: np.ndarray, squeeze: float) -> float:
+    return _aspect(np.asarray(q) / np.array([1.0, squeeze]))
+
+
+def test_in_a_squeezed_frame_the_end_cards_are_squeezed_alike() -> None:
+    """A photo stored at 80% of its width (squeeze 1.25): two upright cards side by
+    side show 50 x 88 each, their outline 68 x 88, of a card's shape itself."""
+    outline = _rect(0, 0, 68, 88)
+    side_by_side = [(a, b) for a, b in end_cards(outline, squeeze=1.25)
+                    if np.ptp(a[:, 1]) == pytest.approx(88)]
+    assert len(side_by_side) == 1
+    a, b = side_by_side[0]
+    assert _unsqueezed_aspect(a, 1.25) == pytest.approx(1.4, abs=0.01)
+    assert np.ptp(a[:, 0]) == pytest.approx(88 / 1.25 / 1.4, abs=0.01)  # 50.3 px
+    assert a[:, 0].min() == pytest.approx(0) and b[:, 0].max() == pytest.approx(68)
+    # cut as cards of card proportions (62.9 px wide), there is no room for two
+    assert not [a for a, _ in end_cards(outline) if np.ptp(a[:, 1]) == pytest.approx(88)]
+
+
+def test_the_squeeze_is_the_other_cards_and_guessed_without_them() -> None:
+    lone = [UNION]
+    assert frame_squeezes(lone, 0) == GUESSED_SQUEEZES
+    assert frame_squeezes([UNION, PLAIN], 0) == (1.0,)
+    # the other cards, 63 x 88 stored at 80% of the width: 50 x 88
+    squeezed = [UNION, CardCandidate(_rect(200, 50, 50.4, 88), score=0.95),
+                CardCandidate(_rect(300, 50, 50.4, 88), score=0.95)]
+    ks = frame_squeezes(squeezed, 0)
+    assert ks[0] == 1.0 and len(ks) == 2 and ks[1] == pytest.approx(1.25 * 1.4 / 1.45, abs=0.02)
+
+
+_PATCHES = (np.zeros((64, 32, 3), np.uint8),) * 2
+# A card-shaped outline (68 x 88) round two cards squeezed as above, with its own
+# two corner patches (the detector's), beside two cards telling the squeeze.
+SQUEEZED_PAIR = CardCandidate(_rect(20, 20, 68, 88), score=0.9, index_patches=_PATCHES,
+                              patch_corners=(0, 2))
+TELLING = [CardCandidate(_rect(x, 50, 88 / 1.45 / 1.25, 88), score=0.95, visible=0.9)
+           for x in (200, 300)]
+
+
+def _script(own: list[str | None], cards: list[str]) -> list[str | None]:
+    """Readings for SQUEEZED_PAIR's patches: its own two, then its ways' ends cut
+    for no squeeze (read nothing), then for the frame's 1.25 (its first way, the
+    cards side by side, reading `cards`; the others nothing)."""
+    plain = len(end_cards(SQUEEZED_PAIR.corners))
+    squeezed = len(end_cards(SQUEEZED_PAIR.corners, squeeze=1.25))
+    return [*own, *[None] * 2 * plain, *cards, *[None] * 2 * (squeezed - 1)]
+
+
+def test_a_card_shaped_outline_not_read_as_one_card_is_tried_at_the_frames_squeeze() -> None:
+    clf = _Scripted(_script(["KC", "JD"], ["KC", "JD"]))
+    out = split_unions(clf, IMAGE, [SQUEEZED_PAIR, *TELLING])
+    assert clf.calls == 1 and len(out) == 4 and out[2:] == TELLING
+    for c in out[:2]:  # cards 50 x 88: card proportions once unsqueezed
+        assert _unsqueezed_aspect(np.asarray(c.corners), 1.25) == pytest.approx(1.4, abs=0.05)
+
+
+@pytest.mark.parametrize("own", [["KC", "KC"], ["KC", None]])
+def test_a_card_shaped_outline_read_as_one_card_is_left_whole(own: list[str | None]) -> None:
+    clf = _Scripted(_script(own, ["KC", "JD"]))
+    cands = [SQUEEZED_PAIR, *TELLING]
+    assert split_unions(clf, IMAGE, cands) == cands
+
+
+@pytest.mark.parametrize("photo, stretch, cards", [
+    ("IMG_2599.JPG", (0.8, 1.0), {"KC", "JD"}),  # alone: squeezes guessed
+    ("IMG_2624.JPG", (1.0, 0.8), {"9H", "QH"}),  # beside cards telling the squeeze
+])
+def test_a_squeezed_real_row_of_two_is_read_as_its_two_cards(
+        photo: str, stretch: tuple[float, float], cards: set[str]) -> None:
+    """Real train photos resized non-uniformly: two cards side by side, one partly
+    over the other, look like one card (an outline of aspect 1.24-1.31), which
+    reads neither until split with end cards squeezed as the photo is."""
+    from vision.detect import detect_cards
+    from vision.evaluate import REAL_PHOTOS, stretched
+    from vision.recognize.classifier import IndexClassifier
+    from vision.recognize.imagefile import load_image
+    from vision.recognize.reader import read_candidates, read_image
+
+    path = REAL_PHOTOS / "images" / "train" / photo
+    if not path.is_file():
+        pytest.skip("real photos not here")
+    clf = IndexClassifier.load()
+    image = stretched(load_image(path), *stretch)
+    assert not cards & {s.card for s in read_candidates(clf, image, detect_cards(image))}
+    assert cards <= {s.card for s in read_image(clf, image)}

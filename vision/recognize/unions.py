@@ -47,15 +47,18 @@ def _side_lengths(q: np.ndarray) -> tuple[float, float]:
     return float(a), float(b)
 
 
-def end_cards(quad: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+def end_cards(quad: Any, squeeze: float = 1.0) -> list[tuple[np.ndarray, np.ndarray]]:
     """The ways `quad` may hold two cards in a row: per way, the card at each end
     (float32 (4, 2) quads along the outline's sides, no perspective correction).
 
     Along each pair of sides, the cards may stand across the row (their long side the
     outline's other extent) or lie along it; a way counts when the end card leaves
-    MIN_REST of the length to the other and the two overlap (MAX_SPAN)."""
+    MIN_REST of the length to the other and the two overlap (MAX_SPAN). `squeeze`:
+    the frame's (height scale over width scale, squeeze.frame_squeeze): the end
+    cards have card proportions once the frame's height is divided by it (the
+    cuts along the sides are affine, so they are found there and hold here)."""
     q = normalize_quad(quad)
-    la, lb = _side_lengths(q)
+    la, lb = _side_lengths(q / np.array([1.0, squeeze], np.float32))
     out = []
     # Along sides 0-1 (length la, other extent lb), then along sides 0-3 (lb, la).
     for length, other, along in ((la, lb, True), (lb, la, False)):
@@ -77,14 +80,61 @@ def end_cards(quad: Any) -> list[tuple[np.ndarray, np.ndarray]]:
 _FIELDS = {"corners", "index_visible", "index_patches", "patch_corners"}
 
 
-def _worth_trying(cand: Any) -> bool:
+def _worth_trying(cand: Any) -> str | None:
+    """How `cand` is tried: "odd" (an outline of no card's shape: its ends are
+    read), "card" (card-shaped: its ends are read only when its own corners do not
+    read one card) or None (not at all: not a whole face-up detector candidate)."""
     if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
-        return False
+        return None
     if not uncovered(cand, MIN_VISIBLE):  # (no in-frame test: a row may run out of it)
-        return False
+        return None
     la, lb = _side_lengths(normalize_quad(cand.corners))
     ratio = max(la, lb) / max(min(la, lb), 1e-6)
-    return not (LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1])
+    if not (LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1]):
+        return "odd"
+    return "card" if len(cand.index_patches) == 2 else None
+
+
+#: Squeezes tried where the other cards of the frame tell none: as it is, and a
+#: photo resized to 80% of its width or of its height.
+GUESSED_SQUEEZES = (1.0, 1.25, 0.8)
+
+
+def frame_squeezes(cands: Sequence[Any], skip: int) -> tuple[float, ...]:
+    """The squeezes end cards of cands[skip] are cut for: none (1.0) and the one
+    the frame's other cards show, when that lies outside squeeze.SQUEEZE_BAND;
+    GUESSED_SQUEEZES when there are no other cards (the outline tried, two cards
+    taken for one, would tell a wrong one)."""
+    from vision.detect.squeeze import SQUEEZE_BAND, TELLING_SUPPORT, frame_squeeze
+
+    others = [c for j, c in enumerate(cands) if j != skip and not getattr(c, "face_down", False)]
+    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in others]
+    telling = [q for q, c in zip(quads, others) if getattr(c, "score", 0.0) >= TELLING_SUPPORT]
+    k = frame_squeeze(telling or quads)
+    if k is None:
+        return GUESSED_SQUEEZES
+    if SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
+        return (1.0,)
+    return (1.0, k)
+
+
+End = tuple[np.ndarray, int, np.ndarray]  # (end card, its outer corner, that patch)
+
+
+def row_ends(image: np.ndarray, outline: np.ndarray, squeezes: Sequence[float]
+             ) -> list[tuple[End, End]]:
+    """The ways the (normalised) `outline` may hold two cards in a row, at each of
+    `squeezes` (end_cards), whose two end cards each have an index corner at one of
+    its corners: per way, each end card, that corner and its patch."""
+    ways = []
+    for k in squeezes:
+        for pair in end_cards(outline, k):
+            outer = [_outer(sub, outline) for sub in pair]
+            if all(j is not None for _, j in outer):
+                (a, ja), (b, jb) = outer
+                ways.append(((a, ja, extract_index_patches(image, a)[ja // 2]),
+                             (b, jb, extract_index_patches(image, b)[jb // 2])))
+    return ways
 
 
 def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
@@ -97,38 +147,38 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
     and a guessed end card's inner corner is cut where the card only roughly is."""
     if getattr(clf, "deck", None) is not None:
         return list(cands)
-    tries: list[tuple[int, list[tuple[tuple[np.ndarray, int, np.ndarray], ...]]]] = []
+    tries: list[tuple[int, np.ndarray, int, list[tuple[End, ...]]]] = []
     patches: list[np.ndarray] = []
     for i, c in enumerate(cands):
-        if not _worth_trying(c):
+        kind = _worth_trying(c)
+        if kind is None:
             continue
         corners = normalize_quad(c.corners)
-        ways = []
-        for pair in end_cards(corners):
-            outer = [_outer(sub, corners) for sub in pair]
-            if all(k is not None for _, k in outer):
-                # (sub, its outer corner, that corner's patch: the reader's too)
-                ends = tuple((sub, k, extract_index_patches(image, sub)[k // 2])
-                             for sub, k in outer)
-                ways.append(ends)
-                patches.extend(patch for _, _, patch in ends)
-        if ways:
-            tries.append((i, ways))
+        own = list(c.index_patches) if kind == "card" else []
+        ways = row_ends(image, corners, frame_squeezes(cands, i))
+        if ways:  # (outline, how many patches of its own, ways)
+            tries.append((i, corners, len(own), ways))
+            patches.extend(own)
+            patches.extend(p for ends in ways for _, _, p in ends)
     if not tries:
         return list(cands)
     reads = clf.classify(patches)
     replaced: dict[int, list[Any]] = {}
     n = 0
-    for i, ways in tries:
+    for i, outline, n_own, ways in tries:
+        one = n_own and combine(reads[n:n + n_own], clf.calibration).card is not None
+        n += n_own
         splits = []
         for ends in ways:
             cards = [combine([reads[n + j]], clf.calibration).card for j in range(len(ends))]
             n += len(ends)
-            if None not in cards and cards[0] != cards[1] and not any(
+            if not one and None not in cards and cards[0] != cards[1] and not any(
                     _found_already(sub, cands, i) for sub, _, _ in ends):
-                splits.append(ends)
-        if len(splits) == 1:  # (two ways that split: which one is true is not told)
-            replaced[i] = [_as_card(cands[i], *end) for end in splits[0]]
+                splits.append((ends, cards))
+        if len({_what(*way, outline) for way in splits}) == 1:  # (two ways that split
+            # differently: which one is true is not told; the same cards at the same
+            # corners, cut for another squeeze: the first way's)
+            replaced[i] = [_as_card(cands[i], *end) for end in splits[0][0]]
     out: list[Any] = []
     for i, c in enumerate(cands):
         out.extend(replaced.get(i, [c]))
@@ -153,6 +203,19 @@ def _found_already(sub: np.ndarray, cands: Sequence[Any], skip: int) -> bool:
         if union > 0 and inter / union >= SAME_CARD:
             return True
     return False
+
+
+def _what(ends: tuple[End, ...], cards: list[str], outline: np.ndarray
+          ) -> tuple[bool, frozenset[tuple[int, int, str]]]:
+    """A split by what it says, comparable across ways: along which sides of
+    `outline` the row runs, and which card lies at which of its corners (the end
+    card's outer corner)."""
+    (a, _, _), (b, _, _) = ends
+    row = a.mean(axis=0) - b.mean(axis=0)
+    along = abs(float(np.dot(row, outline[1] - outline[0])) / np.hypot(*(outline[1] - outline[0]))) > abs(
+        float(np.dot(row, outline[3] - outline[0])) / np.hypot(*(outline[3] - outline[0])))
+    return along, frozenset((round(float(sub[k][0])), round(float(sub[k][1])), card)
+                            for (sub, k, _), card in zip(ends, cards))
 
 
 def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None]:
