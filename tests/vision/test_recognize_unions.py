@@ -62,6 +62,14 @@ class _Scripted:
                 else Reading(None, None, 0.0, 0.0, 0.0, 1.0) for c in self.script]
 
 
+def _ways(*outer: tuple[str | None, str | None], inner: str | None = None
+          ) -> list[str | None]:
+    """A script for the ways of an outline: per way, its two end cards' outer
+    corners read `outer`, their inner corners `inner` (patch order: outer then
+    inner corner of one end, then of the other)."""
+    return [r for a, b in outer for r in (a, inner, b, inner)]
+
+
 IMAGE = np.full((300, 400, 3), 200, np.uint8)
 # Near-square (100 x 100): two ways (the cards side by side, or one over the other),
 # each end card read at its outer corner: 4 patches, way 1 (end a, end b), way 2.
@@ -72,7 +80,7 @@ PLAIN = CardCandidate(_rect(250, 50, 63, 88), score=0.95)
 
 
 def test_two_different_cards_at_the_ends_split_the_outline() -> None:
-    clf = _Scripted(["QH", "7C", "QH", "QH"])
+    clf = _Scripted(_ways(("QH", "7C"), ("QH", "QH")))
     out = split_unions(clf, IMAGE, [UNION, PLAIN])
     assert clf.calls == 1 and len(out) == 3 and out[2] is PLAIN
     out = out[:2]
@@ -85,9 +93,9 @@ def test_two_different_cards_at_the_ends_split_the_outline() -> None:
 
 
 @pytest.mark.parametrize("script", [
-    ["QH", "QH", "QH", "QH"],  # one card seen near-square: the same at both ends
-    ["QH", None, None, None],  # one end unread
-    ["QH", "7C", "5D", "2S"],  # both ways split: which?
+    _ways(("QH", "QH"), ("QH", "QH")),  # one card seen near-square: the same at both ends
+    _ways(("QH", "7C"), ("5D", "2S")),  # both ways split: which?
+    ["QH", "QH", None, None, "7C", "7C", None, None],  # two whole end cards: which?
 ])
 def test_otherwise_the_outline_is_left_whole(script: list[str | None]) -> None:
     assert split_unions(_Scripted(script), IMAGE, [UNION, PLAIN]) == [UNION, PLAIN]
@@ -130,7 +138,8 @@ def test_an_end_card_found_already_is_no_reason_to_split() -> None:
     """An end card lying where another candidate lies is that card, found apart
     (held-out seed 99: the outline round JS and KH read as JS, the KH found apart)."""
     found = CardCandidate(_rect(50, 50, 71, 100))  # the first way's left end card
-    out = split_unions(_Scripted(["QH", "7C", "QH", "QH"]), IMAGE, [UNION, found, PLAIN])
+    out = split_unions(_Scripted(_ways(("QH", "7C"), ("QH", "QH"))), IMAGE,
+                       [UNION, found, PLAIN])
     assert out == [UNION, found, PLAIN]
 
 
@@ -175,11 +184,15 @@ TELLING = [CardCandidate(_rect(x, 50, 88 / 1.45 / 1.25, 88), score=0.95, visible
 
 def _script(own: list[str | None], cards: list[str]) -> list[str | None]:
     """Readings for SQUEEZED_PAIR's patches: its own two, then its ways' ends cut
-    for no squeeze (read nothing), then for the frame's 1.25 (its first way, the
-    cards side by side, reading `cards`; the others nothing)."""
-    plain = len(end_cards(SQUEEZED_PAIR.corners))
-    squeezed = len(end_cards(SQUEEZED_PAIR.corners, squeeze=1.25))
-    return [*own, *[None] * 2 * plain, *cards, *[None] * 2 * (squeezed - 1)]
+    for no squeeze (read nothing), then for the frame's (its first way, the cards
+    side by side, reading `cards` at their outer corners; the others nothing)."""
+    ks = frame_squeezes([SQUEEZED_PAIR, *TELLING], 0)
+    assert ks[0] == 1.0 and ks[1] == pytest.approx(1.25, abs=0.01)
+    outline = normalize_quad(SQUEEZED_PAIR.corners)
+    plain = len(row_ends(IMAGE, outline, (1.0,)))
+    squeezed = len(row_ends(IMAGE, outline, (ks[1],)))
+    return [*own, *[None] * 4 * plain, *_ways((cards[0], cards[1])),
+            *[None] * 4 * (squeezed - 1)]
 
 
 def test_a_card_shaped_outline_not_read_as_one_card_is_tried_at_the_frames_squeeze() -> None:
@@ -219,3 +232,25 @@ def test_a_squeezed_real_row_of_two_is_read_as_its_two_cards(
     image = stretched(load_image(path), *stretch)
     assert not cards & {s.card for s in read_candidates(clf, image, detect_cards(image))}
     assert cards <= {s.card for s in read_image(clf, image)}
+
+
+def test_an_end_read_as_a_whole_card_is_the_card_the_outline_was_cut_too_long_for() -> None:
+    """An outline round one card and bare table beside it (a squeezed card given the
+    nominal aspect): an end card that reads as a card (the one reading rule on its
+    two index corners), where no way's ends read two cards, is that card."""
+    clf = _Scripted([*_ways(("QH", None)), None, None, None, None])
+    out = split_unions(clf, IMAGE, [UNION, PLAIN])
+    assert len(out) == 2 and out[1] is PLAIN
+    card = out[0]
+    assert card.index_visible == (True, True) and len(card.index_patches) == 2
+    assert _aspect(np.asarray(card.corners)) == pytest.approx(1.4, abs=0.01)
+    ends = row_ends(IMAGE, normalize_quad(UNION.corners), (1.0,))
+    assert np.asarray(card.corners) == pytest.approx(ends[0][0][0])
+
+
+@pytest.mark.parametrize("script", [
+    ["QH", "7C", None, None, None, None, None, None],  # its corners disagree
+    ["QH", None, "QH", None, None, None, None, None],  # one card, the same at both ends
+])
+def test_no_whole_end_card_otherwise(script: list[str | None]) -> None:
+    assert split_unions(_Scripted(script), IMAGE, [UNION, PLAIN]) == [UNION, PLAIN]

@@ -1,5 +1,6 @@
 """Two cards taken for one: an outline round two cards lying side by side, each
-partly over the other, split where their corner indices say.
+partly over the other, split where their corner indices say; and an outline round
+one card and bare table beside it, cut down to the card.
 
 Why here and not in the detector: the seam between two white cards overlapping is
 often a step of a few grey levels, in no edge map (IMG_2667, 2630, 2652 of the real
@@ -11,8 +12,20 @@ proportions, and the outline is split only when the two ends read two *different
 cards with the calibrated confidence. A single card seen nearly square (a squeezed
 photo, a steep view) reads the same card at both ends and is left whole.
 
+Photos resized non-uniformly (squeeze.py): every card of the photo shares one
+squeeze, so the end cards are cut with card proportions *once unsqueezed*, for the
+squeeze the frame's other cards show (frame_squeezes; guessed when there are none).
+Squeezed, two upright cards side by side look like one card (their outline's aspect
+falls in 1.2-1.35 at 80% of the width), so an outline of a card's shape is tried
+too, when its own corners do not read as one card. The same squeeze makes the
+detector give a card the nominal aspect it has not, its outline running onto the
+table beside it (IMG_2394, 2472 at 1 x 0.8): no way's ends then read two cards, but
+one end card, read by the one reading rule at its two index corners, reads as a
+card, which the outline is cut down to (real train photos, 0.8 x 1 and 1 x 0.8:
+4 and 8 cards more read; as they are, 1).
+
 Stills only (`cardtable recognize`, evaluation): the outlines tried cost a network
-call of up to 8 patches each; the live pipeline keeps its frame budget.
+call of 2 + 4 patches a way (2-12 ways); the live pipeline keeps its frame budget.
 """
 
 from __future__ import annotations
@@ -30,7 +43,8 @@ from vision.recognize.readings import combine
 
 #: A card's long side over its short one (poker 88/63, bridge 89/57 is 1.56).
 CARD_ASPECT = 1.4
-#: Outlines whose long/short ratio lies in this range look like one card: not tried.
+#: Outlines whose long/short ratio lies in this range look like one card: tried only
+#: when their own corners do not read one card.
 LOOKS_LIKE_A_CARD = (1.25, 1.6)
 #: An end card must leave at least this share of the outline's length to the other.
 MIN_REST = 0.15
@@ -80,19 +94,17 @@ def end_cards(quad: Any, squeeze: float = 1.0) -> list[tuple[np.ndarray, np.ndar
 _FIELDS = {"corners", "index_visible", "index_patches", "patch_corners"}
 
 
-def _worth_trying(cand: Any) -> str | None:
-    """How `cand` is tried: "odd" (an outline of no card's shape: its ends are
-    read), "card" (card-shaped: its ends are read only when its own corners do not
-    read one card) or None (not at all: not a whole face-up detector candidate)."""
+def _worth_trying(cand: Any) -> bool:
+    """Is `cand` a whole face-up detector candidate, and either of no card's shape
+    or carrying its own two corner patches (to tell whether it reads as one card)?"""
     if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
-        return None
+        return False
     if not uncovered(cand, MIN_VISIBLE):  # (no in-frame test: a row may run out of it)
-        return None
+        return False
     la, lb = _side_lengths(normalize_quad(cand.corners))
     ratio = max(la, lb) / max(min(la, lb), 1e-6)
-    if not (LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1]):
-        return "odd"
-    return "card" if len(cand.index_patches) == 2 else None
+    return len(cand.index_patches) == 2 or not (
+        LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1])
 
 
 #: Squeezes tried where the other cards of the frame tell none: as it is, and a
@@ -118,67 +130,81 @@ def frame_squeezes(cands: Sequence[Any], skip: int) -> tuple[float, ...]:
     return (1.0, k)
 
 
-End = tuple[np.ndarray, int, np.ndarray]  # (end card, its outer corner, that patch)
+#: An end card: its quad (normalised), its index corner (0 or 2) at a corner of
+#: the outline, that corner's patch and the other index corner's.
+End = tuple[np.ndarray, int, np.ndarray, np.ndarray]
 
 
 def row_ends(image: np.ndarray, outline: np.ndarray, squeezes: Sequence[float]
              ) -> list[tuple[End, End]]:
     """The ways the (normalised) `outline` may hold two cards in a row, at each of
     `squeezes` (end_cards), whose two end cards each have an index corner at one of
-    its corners: per way, each end card, that corner and its patch."""
+    its corners: per way, the two end cards."""
     ways = []
     for k in squeezes:
         for pair in end_cards(outline, k):
             outer = [_outer(sub, outline) for sub in pair]
             if all(j is not None for _, j in outer):
-                (a, ja), (b, jb) = outer
-                ways.append(((a, ja, extract_index_patches(image, a)[ja // 2]),
-                             (b, jb, extract_index_patches(image, b)[jb // 2])))
+                ends = []
+                for sub, j in outer:
+                    cut = extract_index_patches(image, sub)
+                    ends.append((sub, j, cut[j // 2], cut[1 - j // 2]))
+                ways.append((ends[0], ends[1]))
     return ways
 
 
 def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
-    """`cands` with each outline whose two ends read as two different cards replaced
-    by those two cards (see module). `clf`: an IndexClassifier (its `classify` and
-    `calibration`); candidates are detector CardCandidates.
+    """`cands` with each outline that does not read as one card, tried at the
+    frame's squeezes (frame_squeezes), replaced by the two cards its two ends read
+    (see module), or else by the one card an end reads at both its corners
+    (`_one_end`). `clf`: an IndexClassifier (its `classify` and `calibration`);
+    candidates are detector CardCandidates. All patches go in one network call.
 
-    Each end card is read from its outer index corner alone, the one at the
-    outline's corner: in a row of two, one card covers the other's inner corner,
+    Each end card of a split is read from its outer index corner alone, the one at
+    the outline's corner: in a row of two, one card covers the other's inner corner,
     and a guessed end card's inner corner is cut where the card only roughly is."""
     if getattr(clf, "deck", None) is not None:
         return list(cands)
-    tries: list[tuple[int, np.ndarray, int, list[tuple[End, ...]]]] = []
+    tries: list[tuple[int, np.ndarray, int, list[tuple[End, End]]]] = []
     patches: list[np.ndarray] = []
     for i, c in enumerate(cands):
-        kind = _worth_trying(c)
-        if kind is None:
+        if not _worth_trying(c):
             continue
         corners = normalize_quad(c.corners)
-        own = list(c.index_patches) if kind == "card" else []
         ways = row_ends(image, corners, frame_squeezes(cands, i))
-        if ways:  # (outline, how many patches of its own, ways)
-            tries.append((i, corners, len(own), ways))
-            patches.extend(own)
-            patches.extend(p for ends in ways for _, _, p in ends)
+        if ways:  # (candidate, outline, how many patches of its own, ways)
+            tries.append((i, corners, len(c.index_patches), ways))
+            patches.extend(c.index_patches)
+            patches.extend(p for ends in ways for end in ends for p in end[2:])
     if not tries:
         return list(cands)
-    reads = clf.classify(patches)
+    reads = iter(clf.classify(patches))
     replaced: dict[int, list[Any]] = {}
-    n = 0
     for i, outline, n_own, ways in tries:
-        one = n_own and combine(reads[n:n + n_own], clf.calibration).card is not None
-        n += n_own
-        splits = []
+        if combine([next(reads) for _ in range(n_own)], clf.calibration).card is not None:
+            for _ in range(4 * len(ways)):  # read as one card: it is one
+                next(reads)
+            continue
+        splits, whole, same = [], [], False
         for ends in ways:
-            cards = [combine([reads[n + j]], clf.calibration).card for j in range(len(ends))]
-            n += len(ends)
-            if not one and None not in cards and cards[0] != cards[1] and not any(
-                    _found_already(sub, cands, i) for sub, _, _ in ends):
+            (outer_a, inner_a), (outer_b, inner_b) = [(next(reads), next(reads)) for _ in ends]
+            cards = [combine([outer_a], clf.calibration).card,
+                     combine([outer_b], clf.calibration).card]
+            same = same or cards[0] is not None and cards[0] == cards[1]
+            found = [_found_already(end[0], cands, i) for end in ends]
+            if None not in cards and cards[0] != cards[1] and not any(found):
                 splits.append((ends, cards))
-        if len({_what(*way, outline) for way in splits}) == 1:  # (two ways that split
-            # differently: which one is true is not told; the same cards at the same
-            # corners, cut for another squeeze: the first way's)
-            replaced[i] = [_as_card(cands[i], *end) for end in splits[0][0]]
+            for end, pair, apart in zip(ends, ((outer_a, inner_a), (outer_b, inner_b)), found):
+                card = combine(list(pair), clf.calibration).card
+                if card is not None and not apart:
+                    whole.append((end, card))
+        if splits:
+            if len({_what(*way, outline) for way in splits}) == 1:  # (two ways that
+                # split differently: which one is true is not told; the same cards
+                # at the same corners, cut for another squeeze: the first way's)
+                replaced[i] = [_as_card(cands[i], *end) for end in splits[0][0]]
+        elif whole and not same and len({card for _, card in whole}) == 1:
+            replaced[i] = [_one_end(cands[i], whole[0][0])]
     out: list[Any] = []
     for i, c in enumerate(cands):
         out.extend(replaced.get(i, [c]))
@@ -210,12 +236,12 @@ def _what(ends: tuple[End, ...], cards: list[str], outline: np.ndarray
     """A split by what it says, comparable across ways: along which sides of
     `outline` the row runs, and which card lies at which of its corners (the end
     card's outer corner)."""
-    (a, _, _), (b, _, _) = ends
+    a, b = ends[0][0], ends[1][0]
     row = a.mean(axis=0) - b.mean(axis=0)
     along = abs(float(np.dot(row, outline[1] - outline[0])) / np.hypot(*(outline[1] - outline[0]))) > abs(
         float(np.dot(row, outline[3] - outline[0])) / np.hypot(*(outline[3] - outline[0])))
     return along, frozenset((round(float(sub[k][0])), round(float(sub[k][1])), card)
-                            for (sub, k, _), card in zip(ends, cards))
+                            for (sub, k, *_), card in zip(ends, cards))
 
 
 def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None]:
@@ -228,9 +254,20 @@ def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None
     return q, None
 
 
-def _as_card(cand: Any, quad: np.ndarray, outer: int, patch: np.ndarray) -> Any:
+def _as_card(cand: Any, quad: np.ndarray, outer: int, patch: np.ndarray,
+             _inner: np.ndarray | None = None) -> Any:
     """A candidate like `cand` for the end card `quad` (normalised), its index seen
     at corner `outer` only, whose `patch` was cut already."""
     corners = tuple((float(x), float(y)) for x, y in quad)
     return replace(cand, corners=corners, index_visible=(outer == 0, outer == 2),
                    index_patches=(patch,), patch_corners=(outer,))
+
+
+def _one_end(cand: Any, end: End) -> Any:
+    """A candidate like `cand` for the end card of `end`, both its index corners seen
+    (their patches, cut already, in corner order)."""
+    quad, outer, patch, inner = end
+    corners = tuple((float(x), float(y)) for x, y in quad)
+    both = (patch, inner) if outer == 0 else (inner, patch)
+    return replace(cand, corners=corners, index_visible=(True, True), index_patches=both,
+                   patch_corners=(0, 2))
