@@ -19,10 +19,12 @@ Squeezed, two upright cards side by side look like one card (their outline's asp
 falls in 1.2-1.35 at 80% of the width), so an outline of a card's shape is tried
 too, when its own corners do not read as one card. The same squeeze makes the
 detector give a card the nominal aspect it has not, its outline running onto the
-table beside it (IMG_2394, 2472 at 1 x 0.8): no way's ends then read two cards, but
+table beside it (IMG_2472, 2615 at 1 x 0.8): no way's ends then read two cards, but
 one end card, read by the one reading rule at its two index corners, reads as a
 card, which the outline is cut down to (real train photos, 0.8 x 1 and 1 x 0.8:
-4 and 8 cards more read; as they are, 1).
+4 and 8 cards more read; as they are, 1). And an outline of no card's shape at
+that squeeze, mostly seen but one index corner under another card, holds two cards
+whose free corner may show the lower one: it is not read (_half_of_two).
 
 Stills only (`cardtable recognize`, evaluation): the outlines tried cost a network
 call of 2 + 4 patches a way (2-12 ways); the live pipeline keeps its frame budget.
@@ -176,10 +178,12 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
             tries.append((i, corners, len(c.index_patches), ways))
             patches.extend(c.index_patches)
             patches.extend(p for ends in ways for end in ends for p in end[2:])
+    # (an outline seen at one corner that is no card: its reading is no card's)
+    replaced: dict[int, list[Any]] = {i: [_unread(c)] for i, c in enumerate(cands)
+                                      if _half_of_two(c, cands, i, image.shape)}
     if not tries:
-        return list(cands)
+        return [c for i, c0 in enumerate(cands) for c in replaced.get(i, [c0])]
     reads = iter(clf.classify(patches))
-    replaced: dict[int, list[Any]] = {}
     for i, outline, n_own, ways in tries:
         if combine([next(reads) for _ in range(n_own)], clf.calibration).card is not None:
             for _ in range(4 * len(ways)):  # read as one card: it is one
@@ -261,6 +265,41 @@ def _as_card(cand: Any, quad: np.ndarray, outer: int, patch: np.ndarray,
     corners = tuple((float(x), float(y)) for x, y in quad)
     return replace(cand, corners=corners, index_visible=(outer == 0, outer == 2),
                    index_patches=(patch,), patch_corners=(outer,))
+
+
+#: An outline this much seen (the detector's `visible`) shows its own shape, not
+#: the card size the detector completes a covered card to.
+MOSTLY_SEEN = 0.9
+
+
+def _half_of_two(cand: Any, cands: Sequence[Any], i: int, shape: tuple[int, ...]) -> bool:
+    """Is cands[i] (`cand`) an outline seen whole in the frame and mostly uncovered,
+    one index corner under another card, whose shape at the squeeze the frame's other
+    cards show is no card's (LOOKS_LIKE_A_CARD)?
+
+    Such an outline holds two cards, the covered end one of them: IMG_2635 at
+    0.8 x 1, one outline round the K (its index under the Q on it) and the ace
+    the K lies on, whose index at the outline's free corner read AC for the K's
+    place. The card that corner shows is not told; one it holds is unread."""
+    if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
+        return False
+    if (getattr(cand, "face_down", False) or sum(cand.index_visible) != 1
+            or float(getattr(cand, "visible", 1.0)) < MOSTLY_SEEN):
+        return False
+    q = normalize_quad(cand.corners)
+    h, w = shape[:2]
+    if q.min() < 1.0 or q[:, 0].max() > w - 2.0 or q[:, 1].max() > h - 2.0:
+        return False  # (cut by the frame's edge: no card's shape, and no union)
+    ks = frame_squeezes(cands, i)
+    if ks == GUESSED_SQUEEZES:
+        return False
+    la, lb = _side_lengths(q / np.array([1.0, ks[-1]], np.float32))
+    return max(la, lb) / max(min(la, lb), 1e-6) < LOOKS_LIKE_A_CARD[0]
+
+
+def _unread(cand: Any) -> Any:
+    """`cand` with no index corner to read."""
+    return replace(cand, index_visible=(False, False), index_patches=(), patch_corners=())
 
 
 def _one_end(cand: Any, end: End) -> Any:
