@@ -23,14 +23,25 @@ more nor less of the cards around it (merge_looks; real train photos: 1 x 0.8
 the first look, made on the frame as it came at full resolution, keeps its
 cards.
 
-Where the rest goes (real train photos, 422 cards read as they are, 385 at
+A frame whose first look tells no squeeze (no card found, or only pips of a card
+the squeeze made it refuse, or cards of about the nominal aspect) is looked at
+once more for each of GUESSES (80% of the height, of the width), and what those
+looks find is only added where no card lies: a guess is no estimate, and the
+first look's cards stay (real train photos, read right after unions.py: as they
+are 452 -> 456, 0.8 x 1 419 -> 422, 1 x 0.8 425 -> 435; training decks 331/328
+-> 343/331, phantoms 0/1 unchanged: their cards seen at a slant are found too).
+It costs two looks, ~60 ms a still (real train photos as they are, median 38 ->
+98 ms); the live pipeline makes no second look.
+
+Where the rest went (real train photos, 422 cards read as they are, 385 at
 0.8 x 1, 383 at 1 x 0.8): not to recognition (the quads found as they are,
 mapped into the squeezed photo, read 424 and 418); 48-49 cards lie under one
 quad holding two (32 as they are): two cards side by side, one partly over
 the other, look like one card once squeezed, and one such quad is all a frame
 shows of its squeeze, so none is estimated (or a wrong one); and the second
 look's frame, resampled, loses detail (the photos resized 0.8 and back read
-410 and 402).
+410 and 402). unions.py now splits many of those quads (cut at the frame's
+squeeze), the guessed looks find many lone cards.
 """
 
 from __future__ import annotations
@@ -113,19 +124,47 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
     return fx * s, fy * s
 
 
+#: Squeezes looked at when the first look's cards tell none (None, or one inside
+#: SQUEEZE_BAND): a photo stored at 80% of its height, or of its width. A
+#: squeezed photo whose cards were all refused, or found as their pips only,
+#: tells none (single cards at 0.8 x 1: cam_image12, 23, 34 of the real train
+#: photos); and a photo as it is hides cards seen at a slant that the looks find.
+GUESSES = (0.8, 1.25)
+
+
 def second_look(
     image: np.ndarray, ev: Evidence, quads: list[np.ndarray], support: list[float],
     find: Callable[[Evidence], list[np.ndarray]],
 ) -> list[np.ndarray] | None:
     """The cards of a frame the first look's `quads` (at `ev`'s work scale;
     `support`: their edge support) show squeezed, merged with those `find` finds
-    in it unsqueezed (same scale); None when they show no squeeze outside
-    SQUEEZE_BAND (the usual frame: no second look) or the second look changes
-    nothing."""
+    in it unsqueezed (same scale); None when the looks change nothing.
+
+    When the first look's cards tell no squeeze outside SQUEEZE_BAND (or there
+    are none), the frame is looked at for each of GUESSES, and what those looks
+    find only added where no card lies (merge_looks, `swap=False`): a card of the
+    first look is not replaced by a quad found at a squeeze the frame was only
+    guessed to have (real train photos as they are: replacing lost 10 cards read,
+    to quads of a squeezed shape that the edges backed better)."""
     telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
     k = frame_squeeze(telling or quads)
-    if k is None or SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
-        return None
+    told = k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]
+    merged, merged_support = list(quads), list(support)
+    for squeeze in ((k,) if told else GUESSES):
+        found = _look(image, ev, squeeze, find)
+        if not found:
+            continue
+        merged = merge_looks(merged, merged_support, found,
+                             [x.support for x in select.score_many(ev, found)], swap=told)
+        merged_support = [x.support for x in select.score_many(ev, merged)]
+    if len(merged) == len(quads) and all(a is b for a, b in zip(merged, quads)):
+        return None  # nothing new
+    return merged
+
+
+def _look(image: np.ndarray, ev: Evidence, k: float,
+          find: Callable[[Evidence], list[np.ndarray]]) -> list[np.ndarray] | None:
+    """The cards `find` finds in `image` unsqueezed by `k`, at `ev`'s work scale."""
     h, w = image.shape[:2]
     fx, fy = unsqueeze_factors(k, image.shape)
     size = (max(1, round(w * fx)), max(1, round(h * fy)))
@@ -139,16 +178,14 @@ def second_look(
     # Unsqueezed, a card has about the nominal aspect: a strip of a covered
     # card that the second look took for a long narrow card has not.
     seen = [q for q in find(ev2) if g.aspect(q) <= MAX_ASPECT]
-    found = [g.order_quad(q * back) for q in seen]
-    merged = merge_looks(quads, support, found, [x.support for x in select.score_many(ev, found)])
-    if len(merged) == len(quads) and all(a is b for a, b in zip(merged, quads)):
-        return None  # nothing new
-    return merged
+    return [g.order_quad(q * back) for q in seen]
 
 
 def merge_looks(first: list[np.ndarray], first_support: list[float],
-                second: list[np.ndarray], second_support: list[float]) -> list[np.ndarray]:
-    """The first look's cards with the second look's merged in.
+                second: list[np.ndarray], second_support: list[float], swap: bool = True
+                ) -> list[np.ndarray]:
+    """The first look's cards with the second look's merged in (`swap`: also
+    replacing misshapen ones, see below; else only adding).
 
     A card of the second look where no card of the first (nor one added
     already) lies (overlapping each under NEW_IOU) is added: by the cards
@@ -181,7 +218,7 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
             if all(g.iou(second[j], o) < NEW_IOU for o in taken):
                 added.append(second[j])
             continue
-        if (over[:, j] < NEW_IOU).all():
+        if (over[:, j] < NEW_IOU).all() or not swap:
             continue
         main = int(np.argmax(over[:, j]))
         members = set(np.flatnonzero(on[:, j] >= INSIDE).tolist()) | {main}
