@@ -53,7 +53,7 @@ class _Scripted:
 
     deck = None
 
-    def __init__(self, script: list[str | None]) -> None:
+    def __init__(self, script: list[str | tuple[str, float] | None]) -> None:
         self.calibration = Calibration(min_prob=0.9, min_prob_pair=0.99)
         self.script = script
         self.calls = 0
@@ -61,12 +61,20 @@ class _Scripted:
     def classify(self, patches: list[np.ndarray]) -> list[Reading]:
         self.calls += 1
         assert len(patches) == len(self.script)
-        return [Reading(c[:-1], c[-1], 0.999, 0.999, 0.999, 0.0) if c
-                else Reading(None, None, 0.0, 0.0, 0.0, 1.0) for c in self.script]
+        return [_reading(c) for c in self.script]
+
+
+def _reading(c: str | tuple[str, float] | None) -> Reading:
+    """A sure reading of card `c` (or of `c[0]` with probability `c[1]`), or "not an
+    index" for None."""
+    if c is None:
+        return Reading(None, None, 0.0, 0.0, 0.0, 1.0)
+    card, p = (c, 0.999) if isinstance(c, str) else c
+    return Reading(card[:-1], card[-1], p, p, p, 0.0)
 
 
 def _ways(*outer: tuple[str | None, str | None], inner: str | None = None
-          ) -> list[str | None]:
+          ) -> list[str | tuple[str, float] | None]:
     """A script for the ways of an outline: per way, its two end cards' outer
     corners read `outer`, their inner corners `inner` (patch order: outer then
     inner corner of one end, then of the other)."""
@@ -304,3 +312,14 @@ def test_the_real_k_under_a_queen_and_over_an_ace_is_not_read_as_the_ace() -> No
     for (rank, _), j in zip(labels, match_real(boxes, [s.corners for s in sightings])):
         if j is not None and sightings[j].card is not None:
             assert sightings[j].card[:-1] == rank
+
+
+def test_an_end_card_unsure_at_its_outer_corner_counts_with_its_inner_one() -> None:
+    """IMG_2601 at 0.8 x 1: the 10D's outer corner alone falls short of the bar for
+    one corner; with its inner corner (seen: it reads the same card) it passes the
+    bar for two. The outline splits; that end card keeps both corners."""
+    clf = _Scripted(["QH", None, ("10D", 0.85), ("10D", 0.95), None, None, None, None])
+    out = split_unions(clf, IMAGE, [UNION, PLAIN])
+    assert len(out) == 3 and out[2] is PLAIN
+    assert sum(out[0].index_visible) == 1 and len(out[0].index_patches) == 1
+    assert out[1].index_visible == (True, True) and len(out[1].index_patches) == 2

@@ -164,7 +164,9 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
 
     Each end card of a split is read from its outer index corner alone, the one at
     the outline's corner: in a row of two, one card covers the other's inner corner,
-    and a guessed end card's inner corner is cut where the card only roughly is."""
+    and a guessed end card's inner corner is cut where the card only roughly is.
+    Only where that corner alone falls short are both read (the one reading rule:
+    an inner corner reading the same card is seen; IMG_2601 at 0.8 x 1)."""
     if getattr(clf, "deck", None) is not None:
         return list(cands)
     tries: list[tuple[int, np.ndarray, int, list[tuple[End, End]]]] = []
@@ -192,21 +194,27 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
         splits, whole, same = [], [], False
         for ends in ways:
             (outer_a, inner_a), (outer_b, inner_b) = [(next(reads), next(reads)) for _ in ends]
-            cards = [combine([outer_a], clf.calibration).card,
+            alone = [combine([outer_a], clf.calibration).card,
                      combine([outer_b], clf.calibration).card]
+            pooled = [combine([outer_a, inner_a], clf.calibration).card,
+                      combine([outer_b, inner_b], clf.calibration).card]
+            # (an end card's outer corner alone, else with its inner one: then
+            # both are seen, the inner one not under the other card)
+            cards = [a or b for a, b in zip(alone, pooled)]
             same = same or cards[0] is not None and cards[0] == cards[1]
             found = [_found_already(end[0], cands, i) for end in ends]
             if None not in cards and cards[0] != cards[1] and not any(found):
-                splits.append((ends, cards))
-            for end, pair, apart in zip(ends, ((outer_a, inner_a), (outer_b, inner_b)), found):
-                card = combine(list(pair), clf.calibration).card
+                splits.append(([end if a else (*end, True) for end, a in zip(ends, alone)],
+                               cards))
+            for end, card, apart in zip(ends, pooled, found):
                 if card is not None and not apart:
                     whole.append((end, card))
         if splits:
             if len({_what(*way, outline) for way in splits}) == 1:  # (two ways that
                 # split differently: which one is true is not told; the same cards
                 # at the same corners, cut for another squeeze: the first way's)
-                replaced[i] = [_as_card(cands[i], *end) for end in splits[0][0]]
+                replaced[i] = [_one_end(cands[i], end[:4]) if len(end) > 4
+                               else _as_card(cands[i], *end) for end in splits[0][0]]
         elif whole and not same and len({card for _, card in whole}) == 1:
             replaced[i] = [_one_end(cands[i], whole[0][0])]
     out: list[Any] = []
