@@ -12,8 +12,13 @@ import pytest
 from vision.detect import CardCandidate
 from vision.recognize.classifier import Calibration, Reading
 from vision.recognize.patch import normalize_quad
-from vision.recognize.unions import (GUESSED_SQUEEZES, end_cards, frame_squeezes, row_ends,
-                                     split_unions)
+from vision.recognize.unions import (
+    GUESSED_SQUEEZES,
+    end_cards,
+    frame_squeezes,
+    row_ends,
+    split_unions,
+)
 from vision.types import CardSighting
 
 

@@ -27,11 +27,13 @@ A frame whose first look tells no squeeze (no card found, or only pips of a card
 the squeeze made it refuse, or cards of about the nominal aspect) is looked at
 once more for each of GUESSES (80% of the height, of the width), and what those
 looks find is only added where no card lies: a guess is no estimate, and the
-first look's cards stay (real train photos, read right after unions.py: as they
-are 452 -> 456, 0.8 x 1 419 -> 422, 1 x 0.8 425 -> 435; training decks 331/328
--> 343/331, phantoms 0/1 unchanged: their cards seen at a slant are found too).
-It costs two looks, ~60 ms a still (real train photos as they are, median 38 ->
-98 ms); the live pipeline makes no second look.
+first look's cards stay. A frame that tells a squeeze is also looked at for the
+guess on its other side, alike (a mistaken quad may tell a wrong one). Real
+train photos, read right after unions.py: as they are 452 -> 459, 0.8 x 1
+421 -> 424, 1 x 0.8 425 -> 437; training decks 331/328 -> 343/334, phantoms 0/1
+unchanged (their cards seen at a slant are found too). It costs two looks,
+~60 ms a still (real train photos as they are, median 38 -> 98 ms); the live
+pipeline makes no second look.
 
 Where the rest went (real train photos, 422 cards read as they are, 385 at
 0.8 x 1, 383 at 1 x 0.8): not to recognition (the quads found as they are,
@@ -145,17 +147,24 @@ def second_look(
     find only added where no card lies (merge_looks, `swap=False`): a card of the
     first look is not replaced by a quad found at a squeeze the frame was only
     guessed to have (real train photos as they are: replacing lost 10 cards read,
-    to quads of a squeezed shape that the edges backed better)."""
+    to quads of a squeezed shape that the edges backed better). When they tell
+    one, the guess on its other side is looked at too, alike: a told squeeze may
+    be wrong (real train photos at 1 x 0.8: one in ten tells over 1.14; as they
+    are, one in ten tells one at all)."""
     telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
     k = frame_squeeze(telling or quads)
-    told = k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]
+    if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
+        # (told, which a mistaken quad may do: the guess on its other side too)
+        looks = [(k, True)] + [(x, False) for x in GUESSES if (x < 1.0) != (k < 1.0)]
+    else:
+        looks = [(x, False) for x in GUESSES]
     merged, merged_support = list(quads), list(support)
-    for squeeze in ((k,) if told else GUESSES):
+    for squeeze, swap in looks:
         found = _look(image, ev, squeeze, find)
         if not found:
             continue
         merged = merge_looks(merged, merged_support, found,
-                             [x.support for x in select.score_many(ev, found)], swap=told)
+                             [x.support for x in select.score_many(ev, found)], swap=swap)
         merged_support = [x.support for x in select.score_many(ev, merged)]
     if len(merged) == len(quads) and all(a is b for a, b in zip(merged, quads)):
         return None  # nothing new

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -96,10 +96,15 @@ def end_cards(quad: Any, squeeze: float = 1.0) -> list[tuple[np.ndarray, np.ndar
 _FIELDS = {"corners", "index_visible", "index_patches", "patch_corners"}
 
 
+def _is_candidate(cand: Any) -> bool:
+    """Is `cand` a detector candidate (a dataclass with the fields an end card gets)?"""
+    return is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}
+
+
 def _worth_trying(cand: Any) -> bool:
     """Is `cand` a whole face-up detector candidate, and either of no card's shape
     or carrying its own two corner patches (to tell whether it reads as one card)?"""
-    if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
+    if not _is_candidate(cand):
         return False
     if not uncovered(cand, MIN_VISIBLE):  # (no in-frame test: a row may run out of it)
         return False
@@ -132,9 +137,13 @@ def frame_squeezes(cands: Sequence[Any], skip: int) -> tuple[float, ...]:
     return (1.0, k)
 
 
-#: An end card: its quad (normalised), its index corner (0 or 2) at a corner of
-#: the outline, that corner's patch and the other index corner's.
-End = tuple[np.ndarray, int, np.ndarray, np.ndarray]
+class End(NamedTuple):
+    """An end card of a way an outline may hold two cards in a row."""
+
+    quad: np.ndarray  # normalised
+    outer: int  # its index corner (0 or 2) at a corner of the outline
+    patch: np.ndarray  # that corner's patch
+    inner: np.ndarray  # the other index corner's
 
 
 def row_ends(image: np.ndarray, outline: np.ndarray, squeezes: Sequence[float]
@@ -145,12 +154,14 @@ def row_ends(image: np.ndarray, outline: np.ndarray, squeezes: Sequence[float]
     ways = []
     for k in squeezes:
         for pair in end_cards(outline, k):
-            outer = [_outer(sub, outline) for sub in pair]
-            if all(j is not None for _, j in outer):
-                ends = []
-                for sub, j in outer:
-                    cut = extract_index_patches(image, sub)
-                    ends.append((sub, j, cut[j // 2], cut[1 - j // 2]))
+            ends = []
+            for sub in pair:
+                quad, outer = _outer(sub, outline)
+                if outer is None:
+                    break
+                cut = extract_index_patches(image, quad)
+                ends.append(End(quad, outer, cut[outer // 2], cut[1 - outer // 2]))
+            else:
                 ways.append((ends[0], ends[1]))
     return ways
 
@@ -158,9 +169,10 @@ def row_ends(image: np.ndarray, outline: np.ndarray, squeezes: Sequence[float]
 def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
     """`cands` with each outline that does not read as one card, tried at the
     frame's squeezes (frame_squeezes), replaced by the two cards its two ends read
-    (see module), or else by the one card an end reads at both its corners
-    (`_one_end`). `clf`: an IndexClassifier (its `classify` and `calibration`);
-    candidates are detector CardCandidates. All patches go in one network call.
+    (see module), or else by the one card an end reads (`_one_end`); and outlines
+    holding two cards that show one corner not read (`_half_of_two`). `clf`: an
+    IndexClassifier (its `classify` and `calibration`); candidates are detector
+    CardCandidates. All patches go in one network call.
 
     Each end card of a split is read from its outer index corner alone, the one at
     the outline's corner: in a row of two, one card covers the other's inner corner,
@@ -179,48 +191,51 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
         if ways:  # (candidate, outline, how many patches of its own, ways)
             tries.append((i, corners, len(c.index_patches), ways))
             patches.extend(c.index_patches)
-            patches.extend(p for ends in ways for end in ends for p in end[2:])
-    # (an outline seen at one corner that is no card: its reading is no card's)
+            patches.extend(p for ends in ways for end in ends for p in (end.patch, end.inner))
     replaced: dict[int, list[Any]] = {i: [_unread(c)] for i, c in enumerate(cands)
                                       if _half_of_two(c, cands, i, image.shape)}
-    if not tries:
-        return [c for i, c0 in enumerate(cands) for c in replaced.get(i, [c0])]
-    reads = iter(clf.classify(patches))
+    reads = iter(clf.classify(patches) if patches else [])
     for i, outline, n_own, ways in tries:
-        if combine([next(reads) for _ in range(n_own)], clf.calibration).card is not None:
-            for _ in range(4 * len(ways)):  # read as one card: it is one
-                next(reads)
-            continue
-        splits, whole, same = [], [], False
-        for ends in ways:
-            (outer_a, inner_a), (outer_b, inner_b) = [(next(reads), next(reads)) for _ in ends]
-            alone = [combine([outer_a], clf.calibration).card,
-                     combine([outer_b], clf.calibration).card]
-            pooled = [combine([outer_a, inner_a], clf.calibration).card,
-                      combine([outer_b, inner_b], clf.calibration).card]
-            # (an end card's outer corner alone, else with its inner one: then
-            # both are seen, the inner one not under the other card)
-            cards = [a or b for a, b in zip(alone, pooled)]
-            same = same or cards[0] is not None and cards[0] == cards[1]
-            found = [_found_already(end[0], cands, i) for end in ends]
-            if None not in cards and cards[0] != cards[1] and not any(found):
-                splits.append(([end if a else (*end, True) for end, a in zip(ends, alone)],
-                               cards))
-            for end, card, apart in zip(ends, pooled, found):
-                if card is not None and not apart:
-                    whole.append((end, card))
-        if splits:
-            if len({_what(*way, outline) for way in splits}) == 1:  # (two ways that
-                # split differently: which one is true is not told; the same cards
-                # at the same corners, cut for another squeeze: the first way's)
-                replaced[i] = [_one_end(cands[i], end[:4]) if len(end) > 4
-                               else _as_card(cands[i], *end) for end in splits[0][0]]
-        elif whole and not same and len({card for _, card in whole}) == 1:
-            replaced[i] = [_one_end(cands[i], whole[0][0])]
-    out: list[Any] = []
-    for i, c in enumerate(cands):
-        out.extend(replaced.get(i, [c]))
-    return out
+        own = [next(reads) for _ in range(n_own)]
+        ends_read = [[(next(reads), next(reads)) for _ in ends] for ends in ways]
+        if combine(own, clf.calibration).card is None:  # (else it is one card)
+            new = _verdict(clf.calibration, cands, i, outline, ways, ends_read)
+            if new is not None:
+                replaced[i] = new
+    return [c for i, c0 in enumerate(cands) for c in replaced.get(i, [c0])]
+
+
+def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray,
+             ways: list[tuple[End, End]], reads: list[list[tuple[Any, Any]]]
+             ) -> list[Any] | None:
+    """What the outline cands[i] is, by its ways' end cards' readings ((outer,
+    inner) per end card): the two cards of the one split its ways agree on, else
+    the one card its end cards read, else None (left as it is)."""
+    splits: list[tuple[list[Any], frozenset[tuple[int, int, str]], bool]] = []
+    whole: list[tuple[End, str]] = []
+    same = False
+    for ends, pairs in zip(ways, reads):
+        alone = [combine([outer], calibration).card for outer, _ in pairs]
+        pooled = [combine(list(pair), calibration).card for pair in pairs]
+        # (an end card's outer corner alone, else with its inner one: then both
+        # are seen, the inner one not under the other card)
+        cards = [a or b for a, b in zip(alone, pooled)]
+        same = same or (cards[0] is not None and cards[0] == cards[1])
+        found = [_found_already(end.quad, cands, i) for end in ends]
+        if cards[0] is not None and cards[1] is not None and cards[0] != cards[1] \
+                and not any(found):
+            new = [_as_card(cands[i], end) if a else _one_end(cands[i], end)
+                   for end, a in zip(ends, alone)]
+            splits.append((new, *_what(ends, (cards[0], cards[1]), outline)))
+        whole += [(end, card) for end, card, apart in zip(ends, pooled, found)
+                  if card is not None and not apart]
+    if splits:
+        # (two ways that split differently: which one is true is not told; the
+        # same cards at the same corners, cut for another squeeze: the first way's)
+        return splits[0][0] if len({way[1:] for way in splits}) == 1 else None
+    if whole and not same and len({card for _, card in whole}) == 1:
+        return [_one_end(cands[i], whole[0][0])]
+    return None
 
 
 #: An end card overlapping another candidate by this IoU is that card, found
@@ -243,17 +258,18 @@ def _found_already(sub: np.ndarray, cands: Sequence[Any], skip: int) -> bool:
     return False
 
 
-def _what(ends: tuple[End, ...], cards: list[str], outline: np.ndarray
-          ) -> tuple[bool, frozenset[tuple[int, int, str]]]:
-    """A split by what it says, comparable across ways: along which sides of
-    `outline` the row runs, and which card lies at which of its corners (the end
-    card's outer corner)."""
-    a, b = ends[0][0], ends[1][0]
-    row = a.mean(axis=0) - b.mean(axis=0)
-    along = abs(float(np.dot(row, outline[1] - outline[0])) / np.hypot(*(outline[1] - outline[0]))) > abs(
-        float(np.dot(row, outline[3] - outline[0])) / np.hypot(*(outline[3] - outline[0])))
-    return along, frozenset((round(float(sub[k][0])), round(float(sub[k][1])), card)
-                            for (sub, k, *_), card in zip(ends, cards))
+def _what(ends: tuple[End, End], cards: tuple[str, str], outline: np.ndarray
+          ) -> tuple[frozenset[tuple[int, int, str]], bool]:
+    """A split by what it says, comparable across ways: which card lies at which
+    corner of `outline` (its end card's outer corner), and whether the row runs
+    along the outline's sides 0-1."""
+    row = ends[0].quad.mean(axis=0) - ends[1].quad.mean(axis=0)
+    side_a, side_b = outline[1] - outline[0], outline[3] - outline[0]
+    along = (abs(float(np.dot(row, side_a))) / float(np.hypot(*side_a))
+             > abs(float(np.dot(row, side_b))) / float(np.hypot(*side_b)))
+    at = frozenset((round(float(end.quad[end.outer][0])), round(float(end.quad[end.outer][1])),
+                    card) for end, card in zip(ends, cards))
+    return at, along
 
 
 def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None]:
@@ -266,13 +282,12 @@ def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None
     return q, None
 
 
-def _as_card(cand: Any, quad: np.ndarray, outer: int, patch: np.ndarray,
-             _inner: np.ndarray | None = None) -> Any:
-    """A candidate like `cand` for the end card `quad` (normalised), its index seen
-    at corner `outer` only, whose `patch` was cut already."""
-    corners = tuple((float(x), float(y)) for x, y in quad)
-    return replace(cand, corners=corners, index_visible=(outer == 0, outer == 2),
-                   index_patches=(patch,), patch_corners=(outer,))
+def _as_card(cand: Any, end: End) -> Any:
+    """A candidate like `cand` for end card `end`, its index seen at its outer
+    corner only, whose patch was cut already."""
+    corners = tuple((float(x), float(y)) for x, y in end.quad)
+    return replace(cand, corners=corners, index_visible=(end.outer == 0, end.outer == 2),
+                   index_patches=(end.patch,), patch_corners=(end.outer,))
 
 
 #: An outline this much seen (the detector's `visible`) shows its own shape, not
@@ -289,7 +304,7 @@ def _half_of_two(cand: Any, cands: Sequence[Any], i: int, shape: tuple[int, ...]
     0.8 x 1, one outline round the K (its index under the Q on it) and the ace
     the K lies on, whose index at the outline's free corner read AC for the K's
     place. The card that corner shows is not told; one it holds is unread."""
-    if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
+    if not _is_candidate(cand):
         return False
     if (getattr(cand, "face_down", False) or sum(cand.index_visible) != 1
             or float(getattr(cand, "visible", 1.0)) < MOSTLY_SEEN):
@@ -311,10 +326,9 @@ def _unread(cand: Any) -> Any:
 
 
 def _one_end(cand: Any, end: End) -> Any:
-    """A candidate like `cand` for the end card of `end`, both its index corners seen
+    """A candidate like `cand` for end card `end`, both its index corners seen
     (their patches, cut already, in corner order)."""
-    quad, outer, patch, inner = end
-    corners = tuple((float(x), float(y)) for x, y in quad)
-    both = (patch, inner) if outer == 0 else (inner, patch)
+    corners = tuple((float(x), float(y)) for x, y in end.quad)
+    both = (end.patch, end.inner) if end.outer == 0 else (end.inner, end.patch)
     return replace(cand, corners=corners, index_visible=(True, True), index_patches=both,
                    patch_corners=(0, 2))
