@@ -328,3 +328,14 @@ def test_an_end_card_unsure_at_its_outer_corner_counts_with_its_inner_one() -> N
     assert len(out) == 3 and out[2] is PLAIN
     assert sum(out[0].index_visible) == 1 and len(out[0].index_patches) == 1
     assert out[1].index_visible == (True, True) and len(out[1].index_patches) == 2
+
+
+def test_an_outline_longer_than_a_card_is_not_cut_down_to_one_end() -> None:
+    """A long outline is a row: one end card read alone, cut from it, need not be
+    where its card is (held-out decks: 4 cards reported where they were not)."""
+    row = CardCandidate(_rect(50, 50, 63, 130), score=0.9)
+    n = len(row_ends(IMAGE, normalize_quad(row.corners), (1.0,)))
+    assert n >= 1
+    clf = _Scripted(["QH", *[None] * (4 * n - 1)])
+    assert split_unions(clf, IMAGE, [row, PLAIN]) == [row, PLAIN]
+    assert clf.calls == 1

@@ -23,17 +23,15 @@ more nor less of the cards around it (merge_looks; real train photos: 1 x 0.8
 the first look, made on the frame as it came at full resolution, keeps its
 cards.
 
-A frame whose first look tells no squeeze (no card found, or only pips of a card
-the squeeze made it refuse, or cards of about the nominal aspect) is looked at
-once more for each of GUESSES (80% of the height, of the width), and what those
-looks find is only added where no card lies: a guess is no estimate, and the
-first look's cards stay. A frame that tells a squeeze is also looked at for the
-guess on its other side, alike (a mistaken quad may tell a wrong one). Real
-train photos, read right after unions.py: as they are 452 -> 459, 0.8 x 1
-421 -> 424, 1 x 0.8 425 -> 437; training decks 331/328 -> 343/334, phantoms 0/1
-unchanged (their cards seen at a slant are found too). It costs two looks,
-~60 ms a still (real train photos as they are, median 38 -> 98 ms); the live
-pipeline makes no second look.
+A frame whose first look finds no card sure enough to tell a squeeze (none, or
+only pips of a card the squeeze made it refuse, or weakly backed ones) is looked
+at once more for each of GUESSES (80% of the height, of the width; or the guess on
+the other side of what its weak cards tell), and what those looks find is only
+added where no card lies: a guess is no estimate, and the first look's cards stay.
+Real train photos, read right after unions.py: as they are 452 -> 453, 0.8 x 1
+420 -> 424, 1 x 0.8 425 -> 430 (lone squeezed cards mostly); training decks
+unchanged (their frames have sure cards). It costs up to two looks on such a
+frame (~30 ms each); the live pipeline makes no second look.
 
 Where the rest went (real train photos, 422 cards read as they are, 385 at
 0.8 x 1, 383 at 1 x 0.8): not to recognition (the quads found as they are,
@@ -126,11 +124,10 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
     return fx * s, fy * s
 
 
-#: Squeezes looked at when the first look's cards tell none (None, or one inside
-#: SQUEEZE_BAND): a photo stored at 80% of its height, or of its width. A
-#: squeezed photo whose cards were all refused, or found as their pips only,
-#: tells none (single cards at 0.8 x 1: cam_image12, 23, 34 of the real train
-#: photos); and a photo as it is hides cards seen at a slant that the looks find.
+#: Squeezes looked at when no card of the first look is sure enough to tell one:
+#: a photo stored at 80% of its height, or of its width. A squeezed photo whose
+#: cards were all refused, or found as their pips only, tells none (single cards
+#: at 0.8 x 1: cam_image12, 23, 34 of the real train photos).
 GUESSES = (0.8, 1.25)
 
 
@@ -142,22 +139,25 @@ def second_look(
     `support`: their edge support) show squeezed, merged with those `find` finds
     in it unsqueezed (same scale); None when the looks change nothing.
 
-    When the first look's cards tell no squeeze outside SQUEEZE_BAND (or there
-    are none), the frame is looked at for each of GUESSES, and what those looks
-    find only added where no card lies (merge_looks, `swap=False`): a card of the
-    first look is not replaced by a quad found at a squeeze the frame was only
-    guessed to have (real train photos as they are: replacing lost 10 cards read,
-    to quads of a squeezed shape that the edges backed better). When they tell
-    one, the guess on its other side is looked at too, alike: a told squeeze may
-    be wrong (real train photos at 1 x 0.8: one in ten tells over 1.14; as they
-    are, one in ten tells one at all)."""
+    When the first look has no card sure enough to tell the squeeze (none with
+    TELLING_SUPPORT), the frame is looked at for each of GUESSES (for the one on
+    the other side of a squeeze its weaker cards tell), and what those looks find
+    only added where no card lies (merge_looks, `swap=False`): a card of the first
+    look is not replaced by a quad found at a squeeze the frame was only guessed
+    to have (real train photos as they are: replacing lost 10 cards read, to quads
+    of a squeezed shape that the edges backed better). Where sure cards tell no
+    squeeze, none is guessed: a look at a wrong one finds cards misshapen, one of
+    them round a card and the strip of the one under it, read as the card on top
+    (held-out decks, seed 99 scene 173: KS read as JC)."""
     telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
     k = frame_squeeze(telling or quads)
     if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
-        # (told, which a mistaken quad may do: the guess on its other side too)
-        looks = [(k, True)] + [(x, False) for x in GUESSES if (x < 1.0) != (k < 1.0)]
+        # (told, which a mistaken quad may do: the guess on its other side too,
+        # unless cards of the first look are sure)
+        looks = [(k, True)] + [(x, False) for x in GUESSES
+                               if (x < 1.0) != (k < 1.0) and not telling]
     else:
-        looks = [(x, False) for x in GUESSES]
+        looks = [] if telling else [(x, False) for x in GUESSES]
     merged, merged_support = list(quads), list(support)
     for squeeze, swap in looks:
         found = _look(image, ev, squeeze, find)
