@@ -23,14 +23,25 @@ more nor less of the cards around it (merge_looks; real train photos: 1 x 0.8
 the first look, made on the frame as it came at full resolution, keeps its
 cards.
 
-Where the rest goes (real train photos, 422 cards read as they are, 385 at
+A frame whose first look finds no card sure enough to tell a squeeze (none, or
+only pips of a card the squeeze made it refuse, or weakly backed ones) is looked
+at once more for each of GUESSES (80% of the height, of the width; or the guess on
+the other side of what its weak cards tell), and what those looks find is only
+added where no card lies: a guess is no estimate, and the first look's cards stay.
+Real train photos, read right after unions.py: as they are 452 -> 453, 0.8 x 1
+420 -> 424, 1 x 0.8 425 -> 430 (lone squeezed cards mostly); training decks
+unchanged (their frames have sure cards). It costs up to two looks on such a
+frame (~30 ms each); the live pipeline makes no second look.
+
+Where the rest went (real train photos, 422 cards read as they are, 385 at
 0.8 x 1, 383 at 1 x 0.8): not to recognition (the quads found as they are,
 mapped into the squeezed photo, read 424 and 418); 48-49 cards lie under one
 quad holding two (32 as they are): two cards side by side, one partly over
 the other, look like one card once squeezed, and one such quad is all a frame
 shows of its squeeze, so none is estimated (or a wrong one); and the second
 look's frame, resampled, loses detail (the photos resized 0.8 and back read
-410 and 402).
+410 and 402). unions.py now splits many of those quads (cut at the frame's
+squeeze), the guessed looks find many lone cards.
 """
 
 from __future__ import annotations
@@ -113,19 +124,56 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
     return fx * s, fy * s
 
 
+#: Squeezes looked at when no card of the first look is sure enough to tell one:
+#: a photo stored at 80% of its height, or of its width. A squeezed photo whose
+#: cards were all refused, or found as their pips only, tells none (single cards
+#: at 0.8 x 1: cam_image12, 23, 34 of the real train photos).
+GUESSES = (0.8, 1.25)
+
+
 def second_look(
     image: np.ndarray, ev: Evidence, quads: list[np.ndarray], support: list[float],
     find: Callable[[Evidence], list[np.ndarray]],
 ) -> list[np.ndarray] | None:
     """The cards of a frame the first look's `quads` (at `ev`'s work scale;
     `support`: their edge support) show squeezed, merged with those `find` finds
-    in it unsqueezed (same scale); None when they show no squeeze outside
-    SQUEEZE_BAND (the usual frame: no second look) or the second look changes
-    nothing."""
+    in it unsqueezed (same scale); None when the looks change nothing.
+
+    When the first look has no card sure enough to tell the squeeze (none with
+    TELLING_SUPPORT), the frame is looked at for each of GUESSES (for the one on
+    the other side of a squeeze its weaker cards tell), and what those looks find
+    only added where no card lies (merge_looks, `swap=False`): a card of the first
+    look is not replaced by a quad found at a squeeze the frame was only guessed
+    to have (real train photos as they are: replacing lost 10 cards read, to quads
+    of a squeezed shape that the edges backed better). Where sure cards tell no
+    squeeze, none is guessed: a look at a wrong one finds cards misshapen, one of
+    them round a card and the strip of the one under it, read as the card on top
+    (held-out decks, seed 99 scene 173: KS read as JC)."""
     telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
     k = frame_squeeze(telling or quads)
-    if k is None or SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
-        return None
+    if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
+        # (told, which a mistaken quad may do: the guess on its other side too,
+        # unless cards of the first look are sure)
+        looks = [(k, True)] + [(x, False) for x in GUESSES
+                               if (x < 1.0) != (k < 1.0) and not telling]
+    else:
+        looks = [] if telling else [(x, False) for x in GUESSES]
+    merged, merged_support = list(quads), list(support)
+    for squeeze, swap in looks:
+        found = _look(image, ev, squeeze, find)
+        if not found:
+            continue
+        merged = merge_looks(merged, merged_support, found,
+                             [x.support for x in select.score_many(ev, found)], swap=swap)
+        merged_support = [x.support for x in select.score_many(ev, merged)]
+    if len(merged) == len(quads) and all(a is b for a, b in zip(merged, quads)):
+        return None  # nothing new
+    return merged
+
+
+def _look(image: np.ndarray, ev: Evidence, k: float,
+          find: Callable[[Evidence], list[np.ndarray]]) -> list[np.ndarray] | None:
+    """The cards `find` finds in `image` unsqueezed by `k`, at `ev`'s work scale."""
     h, w = image.shape[:2]
     fx, fy = unsqueeze_factors(k, image.shape)
     size = (max(1, round(w * fx)), max(1, round(h * fy)))
@@ -139,16 +187,14 @@ def second_look(
     # Unsqueezed, a card has about the nominal aspect: a strip of a covered
     # card that the second look took for a long narrow card has not.
     seen = [q for q in find(ev2) if g.aspect(q) <= MAX_ASPECT]
-    found = [g.order_quad(q * back) for q in seen]
-    merged = merge_looks(quads, support, found, [x.support for x in select.score_many(ev, found)])
-    if len(merged) == len(quads) and all(a is b for a, b in zip(merged, quads)):
-        return None  # nothing new
-    return merged
+    return [g.order_quad(q * back) for q in seen]
 
 
 def merge_looks(first: list[np.ndarray], first_support: list[float],
-                second: list[np.ndarray], second_support: list[float]) -> list[np.ndarray]:
-    """The first look's cards with the second look's merged in.
+                second: list[np.ndarray], second_support: list[float], swap: bool = True
+                ) -> list[np.ndarray]:
+    """The first look's cards with the second look's merged in (`swap`: also
+    replacing misshapen ones, see below; else only adding).
 
     A card of the second look where no card of the first (nor one added
     already) lies (overlapping each under NEW_IOU) is added: by the cards
@@ -181,7 +227,7 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
             if all(g.iou(second[j], o) < NEW_IOU for o in taken):
                 added.append(second[j])
             continue
-        if (over[:, j] < NEW_IOU).all():
+        if (over[:, j] < NEW_IOU).all() or not swap:
             continue
         main = int(np.argmax(over[:, j]))
         members = set(np.flatnonzero(on[:, j] >= INSIDE).tolist()) | {main}

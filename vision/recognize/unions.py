@@ -1,5 +1,6 @@
 """Two cards taken for one: an outline round two cards lying side by side, each
-partly over the other, split where their corner indices say.
+partly over the other, split where their corner indices say; and an outline round
+one card and bare table beside it, cut down to the card.
 
 Why here and not in the detector: the seam between two white cards overlapping is
 often a step of a few grey levels, in no edge map (IMG_2667, 2630, 2652 of the real
@@ -11,15 +12,32 @@ proportions, and the outline is split only when the two ends read two *different
 cards with the calibrated confidence. A single card seen nearly square (a squeezed
 photo, a steep view) reads the same card at both ends and is left whole.
 
+Photos resized non-uniformly (squeeze.py): every card of the photo shares one
+squeeze, so the end cards are cut with card proportions *once unsqueezed*, for the
+squeeze the frame's other cards show (frame_squeezes; guessed when there are none).
+Squeezed, two upright cards side by side look like one card (their outline's aspect
+falls in 1.2-1.35 at 80% of the width), so an outline of a card's shape is tried
+too, when its own corners do not read as one card. The same squeeze makes the
+detector give a card the nominal aspect it has not, its outline running onto the
+table beside it (IMG_2472, 2615 at 1 x 0.8): no way's ends then read two cards, but
+one end card, read by the one reading rule at its two index corners, reads as a
+card, which the outline is cut down to (real train photos, 0.8 x 1 and 1 x 0.8:
+3 and 8 cards more read; as they are, 1). Only an outline no longer than a card
+(LOOKS_LIKE_A_CARD) is: a longer one is a row, and an end card read alone, cut
+from its outline, missed its card (held-out decks: 4 cards reported where their
+outlines, IoU under 0.5, were not). And an outline of no card's shape at
+that squeeze, mostly seen but one index corner under another card, holds two cards
+whose free corner may show the lower one: it is not read (_half_of_two).
+
 Stills only (`cardtable recognize`, evaluation): the outlines tried cost a network
-call of up to 8 patches each; the live pipeline keeps its frame budget.
+call of 2 + 4 patches a way (2-12 ways); the live pipeline keeps its frame budget.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -30,7 +48,8 @@ from vision.recognize.readings import combine
 
 #: A card's long side over its short one (poker 88/63, bridge 89/57 is 1.56).
 CARD_ASPECT = 1.4
-#: Outlines whose long/short ratio lies in this range look like one card: not tried.
+#: Outlines whose long/short ratio lies in this range look like one card: tried only
+#: when their own corners do not read one card.
 LOOKS_LIKE_A_CARD = (1.25, 1.6)
 #: An end card must leave at least this share of the outline's length to the other.
 MIN_REST = 0.15
@@ -47,15 +66,18 @@ def _side_lengths(q: np.ndarray) -> tuple[float, float]:
     return float(a), float(b)
 
 
-def end_cards(quad: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+def end_cards(quad: Any, squeeze: float = 1.0) -> list[tuple[np.ndarray, np.ndarray]]:
     """The ways `quad` may hold two cards in a row: per way, the card at each end
     (float32 (4, 2) quads along the outline's sides, no perspective correction).
 
     Along each pair of sides, the cards may stand across the row (their long side the
     outline's other extent) or lie along it; a way counts when the end card leaves
-    MIN_REST of the length to the other and the two overlap (MAX_SPAN)."""
+    MIN_REST of the length to the other and the two overlap (MAX_SPAN). `squeeze`:
+    the frame's (height scale over width scale, squeeze.frame_squeeze): the end
+    cards have card proportions once the frame's height is divided by it (the
+    cuts along the sides are affine, so they are found there and hold here)."""
     q = normalize_quad(quad)
-    la, lb = _side_lengths(q)
+    la, lb = _side_lengths(q / np.array([1.0, squeeze], np.float32))
     out = []
     # Along sides 0-1 (length la, other extent lb), then along sides 0-3 (lb, la).
     for length, other, along in ((la, lb, True), (lb, la, False)):
@@ -77,62 +99,149 @@ def end_cards(quad: Any) -> list[tuple[np.ndarray, np.ndarray]]:
 _FIELDS = {"corners", "index_visible", "index_patches", "patch_corners"}
 
 
+def _is_candidate(cand: Any) -> bool:
+    """Is `cand` a detector candidate (a dataclass with the fields an end card gets)?"""
+    return is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}
+
+
 def _worth_trying(cand: Any) -> bool:
-    if not (is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}):
+    """Is `cand` a whole face-up detector candidate, and either of no card's shape
+    or carrying its own two corner patches (to tell whether it reads as one card)?"""
+    if not _is_candidate(cand):
         return False
     if not uncovered(cand, MIN_VISIBLE):  # (no in-frame test: a row may run out of it)
         return False
     la, lb = _side_lengths(normalize_quad(cand.corners))
     ratio = max(la, lb) / max(min(la, lb), 1e-6)
-    return not (LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1])
+    return len(cand.index_patches) == 2 or not (
+        LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1])
+
+
+#: Squeezes tried where the other cards of the frame tell none: as it is, and a
+#: photo resized to 80% of its width or of its height.
+GUESSED_SQUEEZES = (1.0, 1.25, 0.8)
+
+
+def frame_squeezes(cands: Sequence[Any], skip: int) -> tuple[float, ...]:
+    """The squeezes end cards of cands[skip] are cut for: none (1.0) and the one
+    the frame's other cards show, when that lies outside squeeze.SQUEEZE_BAND;
+    GUESSED_SQUEEZES when there are no other cards (the outline tried, two cards
+    taken for one, would tell a wrong one)."""
+    from vision.detect.squeeze import SQUEEZE_BAND, TELLING_SUPPORT, frame_squeeze
+
+    others = [c for j, c in enumerate(cands) if j != skip and not getattr(c, "face_down", False)]
+    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in others]
+    telling = [q for q, c in zip(quads, others) if getattr(c, "score", 0.0) >= TELLING_SUPPORT]
+    k = frame_squeeze(telling or quads)
+    if k is None:
+        return GUESSED_SQUEEZES
+    if SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
+        return (1.0,)
+    return (1.0, k)
+
+
+class End(NamedTuple):
+    """An end card of a way an outline may hold two cards in a row."""
+
+    quad: np.ndarray  # normalised
+    outer: int  # its index corner (0 or 2) at a corner of the outline
+    patch: np.ndarray  # that corner's patch
+    inner: np.ndarray  # the other index corner's
+
+
+def row_ends(image: np.ndarray, outline: np.ndarray, squeezes: Sequence[float]
+             ) -> list[tuple[End, End]]:
+    """The ways the (normalised) `outline` may hold two cards in a row, at each of
+    `squeezes` (end_cards), whose two end cards each have an index corner at one of
+    its corners: per way, the two end cards."""
+    ways = []
+    for k in squeezes:
+        for pair in end_cards(outline, k):
+            ends = []
+            for sub in pair:
+                quad, outer = _outer(sub, outline)
+                if outer is None:
+                    break
+                cut = extract_index_patches(image, quad)
+                ends.append(End(quad, outer, cut[outer // 2], cut[1 - outer // 2]))
+            else:
+                ways.append((ends[0], ends[1]))
+    return ways
 
 
 def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
-    """`cands` with each outline whose two ends read as two different cards replaced
-    by those two cards (see module). `clf`: an IndexClassifier (its `classify` and
-    `calibration`); candidates are detector CardCandidates.
+    """`cands` with each outline that does not read as one card, tried at the
+    frame's squeezes (frame_squeezes), replaced by the two cards its two ends read
+    (see module), or else by the one card an end reads (`_one_end`); and outlines
+    holding two cards that show one corner not read (`_half_of_two`). `clf`: an
+    IndexClassifier (its `classify` and `calibration`); candidates are detector
+    CardCandidates. All patches go in one network call.
 
-    Each end card is read from its outer index corner alone, the one at the
-    outline's corner: in a row of two, one card covers the other's inner corner,
-    and a guessed end card's inner corner is cut where the card only roughly is."""
+    Each end card of a split is read from its outer index corner alone, the one at
+    the outline's corner: in a row of two, one card covers the other's inner corner,
+    and a guessed end card's inner corner is cut where the card only roughly is.
+    Only where that corner alone falls short are both read (the one reading rule:
+    an inner corner reading the same card is seen; IMG_2601 at 0.8 x 1)."""
     if getattr(clf, "deck", None) is not None:
         return list(cands)
-    tries: list[tuple[int, list[tuple[tuple[np.ndarray, int, np.ndarray], ...]]]] = []
+    tries: list[tuple[int, np.ndarray, int, list[tuple[End, End]]]] = []
     patches: list[np.ndarray] = []
     for i, c in enumerate(cands):
         if not _worth_trying(c):
             continue
         corners = normalize_quad(c.corners)
-        ways = []
-        for pair in end_cards(corners):
-            outer = [_outer(sub, corners) for sub in pair]
-            if all(k is not None for _, k in outer):
-                # (sub, its outer corner, that corner's patch: the reader's too)
-                ends = tuple((sub, k, extract_index_patches(image, sub)[k // 2])
-                             for sub, k in outer)
-                ways.append(ends)
-                patches.extend(patch for _, _, patch in ends)
-        if ways:
-            tries.append((i, ways))
-    if not tries:
-        return list(cands)
-    reads = clf.classify(patches)
-    replaced: dict[int, list[Any]] = {}
-    n = 0
-    for i, ways in tries:
-        splits = []
-        for ends in ways:
-            cards = [combine([reads[n + j]], clf.calibration).card for j in range(len(ends))]
-            n += len(ends)
-            if None not in cards and cards[0] != cards[1] and not any(
-                    _found_already(sub, cands, i) for sub, _, _ in ends):
-                splits.append(ends)
-        if len(splits) == 1:  # (two ways that split: which one is true is not told)
-            replaced[i] = [_as_card(cands[i], *end) for end in splits[0]]
-    out: list[Any] = []
-    for i, c in enumerate(cands):
-        out.extend(replaced.get(i, [c]))
-    return out
+        ways = row_ends(image, corners, frame_squeezes(cands, i))
+        if ways:  # (candidate, outline, how many patches of its own, ways)
+            tries.append((i, corners, len(c.index_patches), ways))
+            patches.extend(c.index_patches)
+            patches.extend(p for ends in ways for end in ends for p in (end.patch, end.inner))
+    replaced: dict[int, list[Any]] = {i: [_unread(c)] for i, c in enumerate(cands)
+                                      if _half_of_two(c, cands, i, image.shape)}
+    reads = iter(clf.classify(patches) if patches else [])
+    for i, outline, n_own, ways in tries:
+        own = [next(reads) for _ in range(n_own)]
+        ends_read = [[(next(reads), next(reads)) for _ in ends] for ends in ways]
+        if combine(own, clf.calibration).card is None:  # (else it is one card)
+            new = _verdict(clf.calibration, cands, i, outline, ways, ends_read)
+            if new is not None:
+                replaced[i] = new
+    return [c for i, c0 in enumerate(cands) for c in replaced.get(i, [c0])]
+
+
+def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray,
+             ways: list[tuple[End, End]], reads: list[list[tuple[Any, Any]]]
+             ) -> list[Any] | None:
+    """What the outline cands[i] is, by its ways' end cards' readings ((outer,
+    inner) per end card): the two cards of the one split its ways agree on, else
+    the one card its end cards read when it is no longer than a card, else None
+    (left as it is)."""
+    splits: list[tuple[list[Any], frozenset[tuple[int, int, str]], bool]] = []
+    whole: list[tuple[End, str]] = []
+    same = False
+    for ends, pairs in zip(ways, reads):
+        alone = [combine([outer], calibration).card for outer, _ in pairs]
+        pooled = [combine(list(pair), calibration).card for pair in pairs]
+        # (an end card's outer corner alone, else with its inner one: then both
+        # are seen, the inner one not under the other card)
+        cards = [a or b for a, b in zip(alone, pooled)]
+        same = same or (cards[0] is not None and cards[0] == cards[1])
+        found = [_found_already(end.quad, cands, i) for end in ends]
+        if cards[0] is not None and cards[1] is not None and cards[0] != cards[1] \
+                and not any(found):
+            new = [_as_card(cands[i], end) if a else _one_end(cands[i], end)
+                   for end, a in zip(ends, alone)]
+            splits.append((new, *_what(ends, (cards[0], cards[1]), outline)))
+        whole += [(end, card) for end, card, apart in zip(ends, pooled, found)
+                  if card is not None and not apart]
+    if splits:
+        # (two ways that split differently: which one is true is not told; the
+        # same cards at the same corners, cut for another squeeze: the first way's)
+        return splits[0][0] if len({way[1:] for way in splits}) == 1 else None
+    la, lb = _side_lengths(outline)
+    if (whole and not same and len({card for _, card in whole}) == 1
+            and max(la, lb) <= LOOKS_LIKE_A_CARD[1] * min(la, lb)):
+        return [_one_end(cands[i], whole[0][0])]
+    return None
 
 
 #: An end card overlapping another candidate by this IoU is that card, found
@@ -155,6 +264,20 @@ def _found_already(sub: np.ndarray, cands: Sequence[Any], skip: int) -> bool:
     return False
 
 
+def _what(ends: tuple[End, End], cards: tuple[str, str], outline: np.ndarray
+          ) -> tuple[frozenset[tuple[int, int, str]], bool]:
+    """A split by what it says, comparable across ways: which card lies at which
+    corner of `outline` (its end card's outer corner), and whether the row runs
+    along the outline's sides 0-1."""
+    row = ends[0].quad.mean(axis=0) - ends[1].quad.mean(axis=0)
+    side_a, side_b = outline[1] - outline[0], outline[3] - outline[0]
+    along = (abs(float(np.dot(row, side_a))) / float(np.hypot(*side_a))
+             > abs(float(np.dot(row, side_b))) / float(np.hypot(*side_b)))
+    at = frozenset((round(float(end.quad[end.outer][0])), round(float(end.quad[end.outer][1])),
+                    card) for end, card in zip(ends, cards))
+    return at, along
+
+
 def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None]:
     """`sub` normalised, and which of its index corners (0 or 2) is a corner of
     `outline` (None: neither)."""
@@ -165,9 +288,53 @@ def _outer(sub: np.ndarray, outline: np.ndarray) -> tuple[np.ndarray, int | None
     return q, None
 
 
-def _as_card(cand: Any, quad: np.ndarray, outer: int, patch: np.ndarray) -> Any:
-    """A candidate like `cand` for the end card `quad` (normalised), its index seen
-    at corner `outer` only, whose `patch` was cut already."""
-    corners = tuple((float(x), float(y)) for x, y in quad)
-    return replace(cand, corners=corners, index_visible=(outer == 0, outer == 2),
-                   index_patches=(patch,), patch_corners=(outer,))
+def _as_card(cand: Any, end: End) -> Any:
+    """A candidate like `cand` for end card `end`, its index seen at its outer
+    corner only, whose patch was cut already."""
+    corners = tuple((float(x), float(y)) for x, y in end.quad)
+    return replace(cand, corners=corners, index_visible=(end.outer == 0, end.outer == 2),
+                   index_patches=(end.patch,), patch_corners=(end.outer,))
+
+
+#: An outline this much seen (the detector's `visible`) shows its own shape, not
+#: the card size the detector completes a covered card to.
+MOSTLY_SEEN = 0.9
+
+
+def _half_of_two(cand: Any, cands: Sequence[Any], i: int, shape: tuple[int, ...]) -> bool:
+    """Is cands[i] (`cand`) an outline seen whole in the frame and mostly uncovered,
+    one index corner under another card, whose shape at the squeeze the frame's other
+    cards show is no card's (LOOKS_LIKE_A_CARD)?
+
+    Such an outline holds two cards, the covered end one of them: IMG_2635 at
+    0.8 x 1, one outline round the K (its index under the Q on it) and the ace
+    the K lies on, whose index at the outline's free corner read AC for the K's
+    place. The card that corner shows is not told; one it holds is unread."""
+    if not _is_candidate(cand):
+        return False
+    if (getattr(cand, "face_down", False) or sum(cand.index_visible) != 1
+            or float(getattr(cand, "visible", 1.0)) < MOSTLY_SEEN):
+        return False
+    q = normalize_quad(cand.corners)
+    h, w = shape[:2]
+    if q.min() < 1.0 or q[:, 0].max() > w - 2.0 or q[:, 1].max() > h - 2.0:
+        return False  # (cut by the frame's edge: no card's shape, and no union)
+    ks = frame_squeezes(cands, i)
+    if ks == GUESSED_SQUEEZES:
+        return False
+    la, lb = _side_lengths(q / np.array([1.0, ks[-1]], np.float32))
+    return max(la, lb) / max(min(la, lb), 1e-6) < LOOKS_LIKE_A_CARD[0]
+
+
+def _unread(cand: Any) -> Any:
+    """`cand` with no index corner to read."""
+    return replace(cand, index_visible=(False, False), index_patches=(), patch_corners=())
+
+
+def _one_end(cand: Any, end: End) -> Any:
+    """A candidate like `cand` for end card `end`, both its index corners seen
+    (their patches, cut already, in corner order)."""
+    corners = tuple((float(x), float(y)) for x, y in end.quad)
+    both = (end.patch, end.inner) if end.outer == 0 else (end.inner, end.patch)
+    return replace(cand, corners=corners, index_visible=(True, True), index_patches=both,
+                   patch_corners=(0, 2))
