@@ -1,0 +1,293 @@
+"""Cards found by their corner index where the detector found no outline (stills).
+
+Why: a card in a fan or a row shows a strip of itself, whose outline runs into its
+neighbours' (white on white, no edge), and a single card on paper, cloth or a busy
+table may have no outline the detector trusts. What such a card still shows is a
+corner index: a rank glyph with a suit pip stacked under it, ink on white paper.
+So this looks for the index first (marks.py-style geometry in `index_marks`):
+
+- ink: pixels much darker than the whitest paper around them, in the darkest
+  channel (black and red ink alike), on paper that is white (all channels bright);
+- a pair of ink blobs of like size, one stacked on the other a blob's size or two
+  apart: the rank glyph and its pip. The pip is the more solid blob (a filled
+  heart, spade...; a rank glyph is strokes), so the pair says which way is the
+  card's "down", and the distance between their centres gives the card's size
+  (the glyph-pip distance is a tenth of the card's height on most decks: measured on
+  the real train photos and the rendered training decks);
+- the card's corner lies up-left of the glyph along those axes, and the card's quad
+  follows from it (patch.CARD_ASPECT).
+
+Each mark is tried as a card at a few sizes and shifts, its index corner cut and
+read by the network in one call, and kept only where one corner alone passes the
+calibrated single-corner bars (readings.combine). A find is dropped when its index
+lies in the index region of a candidate found already (that corner was read
+already), when its card is one read already (one deck: reader.one_of_each), or when
+two finds overlap reading two different cards (which is right is not told).
+
+Stills only (`cardtable recognize`, evaluation), as unions.py: one more network call
+a photo; the live pipeline keeps its frame budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.recognize.patch import CARD_ASPECT, extract_index_patches, index_quads
+from vision.recognize.readings import CardReading, combine
+
+#: Ink: a pixel's darkest channel under this share of the brightest around it ...
+INK_SHARE = 0.6
+#: ... where that brightest (the paper) reaches this grey level in every channel.
+PAPER_MIN = 100
+#: The card's height over the glyph-pip centre distance (real photos: 0.10 of the
+#: card's height; most rendered decks alike), and the tries around it.
+HEIGHT_PER_STEP = 10.0
+SIZE_TRIES = (0.9, 1.0, 1.1)
+#: Pair centre -> card corner, in glyph-pip steps along the card's right and down.
+CORNER_RIGHT, CORNER_DOWN = 0.64, 1.5
+#: Blob sizes (square root of the area) per glyph-pip step, and the two blobs' ratio.
+BLOB_SIZE = (0.3, 0.85)
+BLOB_RATIO = 1.8
+#: Smallest glyph-pip step in pixels (smaller indices are no longer readable).
+MIN_STEP = 7.0
+#: How much of the finder's own `visible` to report (a strip seen beside others).
+VISIBLE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class IndexMark:
+    """A glyph over a pip: the pair's middle, the card's down (glyph to pip, unit)
+    and the glyph-pip distance in pixels."""
+
+    middle: tuple[float, float]
+    down: tuple[float, float]
+    step: float
+
+
+def ink_mask(image: np.ndarray, step_max: float) -> np.ndarray:
+    """uint8 mask of index ink (see module); `step_max` sizes the paper's window."""
+    dark = image.min(axis=2) if image.ndim == 3 else image
+    k = int(max(9, 2 * round(step_max) + 1))
+    paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    ink = (dark.astype(np.float32) < INK_SHARE * paper) & (paper >= PAPER_MIN)
+    return ink.astype(np.uint8)
+
+
+def index_marks(image: np.ndarray) -> list[IndexMark]:
+    """Glyph-over-pip pairs in `image` (BGR), each as an IndexMark (see module)."""
+    h, w = image.shape[:2]
+    step_max = 0.1 * max(h, w)
+    mask = ink_mask(image, step_max)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    size = np.sqrt(stats[:, cv2.CC_STAT_AREA].astype(np.float32))
+    keep = np.where((size >= BLOB_SIZE[0] * MIN_STEP) & (size <= BLOB_SIZE[1] * step_max))[0]
+    keep = keep[keep > 0]
+    if len(keep) < 2:
+        return []
+    c, s = cents[keep].astype(np.float32), size[keep]
+    d = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+    ratio = s[:, None] / s[None, :]
+    ok = ((d >= MIN_STEP) & (d <= step_max)
+          & (s[:, None] >= BLOB_SIZE[0] * d) & (s[:, None] <= BLOB_SIZE[1] * d)
+          & (s[None, :] >= BLOB_SIZE[0] * d) & (s[None, :] <= BLOB_SIZE[1] * d)
+          & (ratio <= BLOB_RATIO) & (ratio >= 1 / BLOB_RATIO))
+    ii, jj = np.where(np.triu(ok, 1))
+    solid: dict[int, float] = {}
+    marks = []
+    for i, j in zip(ii.tolist(), jj.tolist()):
+        si = solid.setdefault(i, _solidity(labels, stats, int(keep[i])))
+        sj = solid.setdefault(j, _solidity(labels, stats, int(keep[j])))
+        glyph, pip = (i, j) if si < sj else (j, i)
+        v = c[pip] - c[glyph]
+        dist = float(np.hypot(*v))
+        mid = 0.5 * (c[pip] + c[glyph])
+        marks.append(IndexMark((float(mid[0]), float(mid[1])),
+                               (float(v[0] / dist), float(v[1] / dist)), dist))
+    return marks
+
+
+def _solidity(labels: np.ndarray, stats: np.ndarray, k: int) -> float:
+    """Blob k's area over its convex hull's."""
+    x, y, w, h = (int(v) for v in stats[k, :4])
+    blob = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+    pts = cv2.findNonZero(blob)
+    hull = cv2.contourArea(cv2.convexHull(pts))
+    return float(stats[k, cv2.CC_STAT_AREA]) / max(hull, 1.0)
+
+
+def card_quad(mark: IndexMark, size: float = 1.0) -> np.ndarray:
+    """The card a mark's index stands at the top-left of, `size` times the usual
+    size: a float32 (4, 2) quad clockwise from that corner."""
+    down = np.array(mark.down, np.float32)
+    right = np.array([down[1], -down[0]], np.float32)
+    step = mark.step * size
+    corner = (np.array(mark.middle, np.float32) - CORNER_RIGHT * step * right
+              - CORNER_DOWN * step * down)
+    hgt = HEIGHT_PER_STEP * step
+    wid = hgt * CARD_ASPECT
+    return np.array([corner, corner + wid * right, corner + wid * right + hgt * down,
+                     corner + hgt * down], np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Find:
+    """A card found by its index: its quad (from the index corner), the patch read
+    and the reading."""
+
+    quad: np.ndarray
+    patch: np.ndarray
+    reading: CardReading
+
+
+#: Paper along the index's column, down from the pip towards the card's far end:
+#: from and to (in glyph-pip steps from the pair's middle), the share of samples that
+#: must be paper, and a paper sample's least darkest-channel level (share of the
+#: paper's level at the index).
+COLUMN = (1.3, 7.5)
+COLUMN_PAPER = 0.85
+PAPER_SHARE = 0.7
+
+
+def on_paper(image: np.ndarray, mark: IndexMark, size: float) -> bool:
+    """Does the card run on as paper down the index's column (see COLUMN)?
+
+    Why: the pair alone does not tell the card's size (decks printing big indices
+    put the glyph and pip twice as far apart on a card of the same size) nor, on
+    every deck, its way up; a card guessed twice too big or the wrong way round
+    runs off its paper onto the table, and its read index then stands at a place
+    where no card is (rendered training decks: 13 such phantoms in 60 scenes)."""
+    mid = np.array(mark.middle, np.float32)
+    down = np.array(mark.down, np.float32)
+    right = np.array([down[1], -down[0]], np.float32)
+    step = mark.step * size
+    r = max(1, int(round(mark.step)))
+    x0, y0 = int(round(mid[0])), int(round(mid[1]))
+    win = image[max(0, y0 - r):y0 + r + 1, max(0, x0 - r):x0 + r + 1].reshape(-1, 3)
+    paper = win[int(np.argmax(win.min(axis=1)))].astype(np.float32) + 1.0
+    t = np.linspace(0.0, 1.0, 24, dtype=np.float32)[:, None]
+    column = mid + step * (COLUMN[0] + t * (COLUMN[1] - COLUMN[0])) * down
+    top = mid + step * (TOP_ROW[0] * down + (TOP_ROW[1] + t * (TOP_ROW[2] - TOP_ROW[1])) * right)
+    return all(_paper_share(image, pts, paper) >= COLUMN_PAPER for pts in (column, top))
+
+
+def _paper_share(image: np.ndarray, pts: np.ndarray, paper: np.ndarray) -> float:
+    """Share of the points `pts` (n, 2) in the image that look like `paper`."""
+    h, w = image.shape[:2]
+    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    vals = image[ys[inside], xs[inside]].astype(np.float32) + 1.0
+    return float(like_paper(vals, paper).sum()) / len(xs)
+
+
+#: ... and along the card's top margin (down from the middle, then from and to
+#: right of it), above a court's picture and a number card's pips on usual decks:
+#: a card guessed too big has its top margin off the card.
+TOP_ROW = (-1.15, 1.0, 5.5)
+
+
+def like_paper(vals: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Which of the BGR samples `vals` (n, 3) look like the card's `paper` (3,): as
+    bright up to shading (PAPER_SHARE) and of its colour (PAPER_TINT). Why colour
+    too: a light table cloth is as bright as paper in shadow, rarely of its tint."""
+    bright = vals.mean(axis=1)
+    level = float(paper.mean())
+    tint = np.abs(vals / bright[:, None] - paper / level).max(axis=1)
+    return (bright >= PAPER_SHARE * level) & (tint <= PAPER_TINT)
+
+
+#: Largest difference of a paper sample's normalised colour from the paper's.
+PAPER_TINT = 0.12
+
+
+def find_cards(clf: Any, image: np.ndarray) -> list[Find]:
+    """Every mark tried as a card (SIZE_TRIES) where it runs on as paper (on_paper),
+    read from its index corner alone; per mark the best-reading try, where one reads."""
+    marks = [m for m in index_marks(image) if on_paper(image, m, 1.0)]
+    if not marks:
+        return []
+    quads = [card_quad(m, k) for m in marks for k in SIZE_TRIES]
+    patches = [extract_index_patches(image, q)[0] for q in quads]
+    reads = clf.classify(patches)
+    out = []
+    per = len(SIZE_TRIES)
+    for m in range(len(marks)):
+        best: Find | None = None
+        for t in range(m * per, (m + 1) * per):
+            v = combine([reads[t]], clf.calibration)
+            if v.card is not None and (best is None or v.confidence > best.reading.confidence):
+                best = Find(quads[t], patches[t], v)
+        if best is not None:
+            out.append(best)
+    return out
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _inside(p: np.ndarray, quad: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(p[0]), float(p[1])),
+                                False) >= 0
+
+
+#: Two finds overlapping this much are one card.
+SAME = 0.3
+
+
+def distinct(finds: list[Find]) -> list[Find]:
+    """One find per card: of overlapping finds reading one card the surest; where
+    overlapping finds read different cards, none of them."""
+    order = sorted(finds, key=lambda f: -f.reading.confidence)
+    kept: list[Find] = []
+    dropped: set[int] = set()
+    for f in order:
+        clash = [k for k, g in enumerate(kept) if _iou(f.quad, g.quad) > SAME]
+        if not clash:
+            kept.append(f)
+        elif any(kept[k].reading.card != f.reading.card for k in clash):
+            dropped.update(clash)
+    return [f for k, f in enumerate(kept) if k not in dropped]
+
+
+def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
+    """`cands` and, after them, a candidate for each card found by its index alone
+    (see module). `clf`: an IndexClassifier; an enrolled deck is left alone."""
+    if getattr(clf, "deck", None) is not None or image.ndim != 3:
+        return list(cands)
+    finds = distinct(find_cards(clf, image))
+    if not finds:
+        return list(cands)
+    from vision.detect.candidate import CardCandidate
+    from vision.recognize.reader import read_candidates
+
+    sightings = read_candidates(clf, image, cands)
+    read = {s.card for s in sightings if s.card}
+    regions = [r for c in cands for r in index_quads(c.corners)]
+    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
+    dropped: set[int] = set()
+    added = []
+    for f in finds:
+        if f.reading.card in read:
+            continue
+        centre = index_quads(f.quad)[0].mean(axis=0)
+        if any(_inside(centre, r) for r in regions):
+            continue
+        same = [j for j, q in enumerate(quads) if _iou(f.quad, q) > SAME_CARD]
+        if any(sightings[j].card for j in same):
+            continue
+        dropped.update(same)  # an outline there, unread: this card, found better
+        corners = tuple((float(x), float(y)) for x, y in f.quad)
+        added.append(CardCandidate(corners, visible=VISIBLE, index_visible=(True, False),
+                                   index_patches=(f.patch,), patch_corners=(0,)))
+    return [c for j, c in enumerate(cands) if j not in dropped] + added
+
+
+#: A find overlapping a candidate by this IoU is that candidate's card.
+SAME_CARD = 0.5
