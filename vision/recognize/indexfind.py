@@ -114,9 +114,11 @@ def index_marks(image: np.ndarray) -> list[IndexMark]:
 def _solidity(labels: np.ndarray, stats: np.ndarray, k: int) -> float:
     """Blob k's area over its convex hull's."""
     x, y, w, h = (int(v) for v in stats[k, :4])
-    blob = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
-    pts = cv2.findNonZero(blob)
-    hull = cv2.contourArea(cv2.convexHull(pts))
+    pts = cv2.findNonZero((labels[y:y + h, x:x + w] == k).astype(np.uint8)).reshape(-1, 2)
+    # (the pixels' own corners: a hull through pixel centres misses half a pixel all
+    # round, more than a thin stroke's area)
+    hull = cv2.contourArea(cv2.convexHull(np.concatenate(
+        [pts, pts + (1, 0), pts + (0, 1), pts + (1, 1)]).astype(np.float32)))
     return float(stats[k, cv2.CC_STAT_AREA]) / max(hull, 1.0)
 
 
@@ -149,30 +151,49 @@ class Find:
 #: must be paper, and a paper sample's least darkest-channel level (share of the
 #: paper's level at the index).
 COLUMN = (1.3, 7.5)
-COLUMN_PAPER = 0.85
+COLUMN_PAPER = 0.95
+TOP_PAPER = 0.85
+SAMPLES = 48
 PAPER_SHARE = 0.7
 
 
-def on_paper(image: np.ndarray, mark: IndexMark, size: float) -> bool:
-    """Does the card run on as paper down the index's column (see COLUMN)?
+def on_paper(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
+    """The mark turned by the tilt (TILTS) at which the card runs on as paper down
+    the index's column and along its top margin (COLUMN, TOP_ROW), or None.
 
     Why: the pair alone does not tell the card's size (decks printing big indices
     put the glyph and pip twice as far apart on a card of the same size) nor, on
     every deck, its way up; a card guessed twice too big or the wrong way round
     runs off its paper onto the table, and its read index then stands at a place
-    where no card is (rendered training decks: 13 such phantoms in 60 scenes)."""
+    where no card is (rendered training decks: 13 such phantoms in 60 scenes).
+    The tilt: a ten's pair is its "0" and pip, a few degrees off the card's axis,
+    and the column, a card long, would leave a strip of a card seen in a row."""
     mid = np.array(mark.middle, np.float32)
-    down = np.array(mark.down, np.float32)
-    right = np.array([down[1], -down[0]], np.float32)
-    step = mark.step * size
     r = max(1, int(round(mark.step)))
     x0, y0 = int(round(mid[0])), int(round(mid[1]))
     win = image[max(0, y0 - r):y0 + r + 1, max(0, x0 - r):x0 + r + 1].reshape(-1, 3)
     paper = win[int(np.argmax(win.min(axis=1)))].astype(np.float32) + 1.0
-    t = np.linspace(0.0, 1.0, 24, dtype=np.float32)[:, None]
-    column = mid + step * (COLUMN[0] + t * (COLUMN[1] - COLUMN[0])) * down
-    top = mid + step * (TOP_ROW[0] * down + (TOP_ROW[1] + t * (TOP_ROW[2] - TOP_ROW[1])) * right)
-    return all(_paper_share(image, pts, paper) >= COLUMN_PAPER for pts in (column, top))
+    t = np.linspace(0.0, 1.0, SAMPLES, dtype=np.float32)[:, None]
+    best: tuple[float, float, IndexMark] | None = None
+    for tilt in TILTS:
+        c, s_ = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+        dx, dy = mark.down
+        down = np.array([c * dx - s_ * dy, s_ * dx + c * dy], np.float32)
+        right = np.array([down[1], -down[0]], np.float32)
+        column = mid + mark.step * (COLUMN[0] + t * (COLUMN[1] - COLUMN[0])) * down
+        top = mid + mark.step * (TOP_ROW[0] * down
+                                 + (TOP_ROW[1] + t * (TOP_ROW[2] - TOP_ROW[1])) * right)
+        col = _paper_share(image, column, paper)
+        if col < COLUMN_PAPER or _paper_share(image, top, paper) < TOP_PAPER:
+            continue
+        if best is None or (col, -abs(tilt)) > best[:2]:
+            best = (col, -abs(tilt), IndexMark(mark.middle, (float(down[0]), float(down[1])),
+                                               mark.step))
+    return None if best is None else best[2]
+
+
+#: Tilts (degrees) tried for a mark's axis.
+TILTS = (0.0, -4.0, 4.0, -8.0, 8.0)
 
 
 def _paper_share(image: np.ndarray, pts: np.ndarray, paper: np.ndarray) -> float:
@@ -187,7 +208,7 @@ def _paper_share(image: np.ndarray, pts: np.ndarray, paper: np.ndarray) -> float
 #: ... and along the card's top margin (down from the middle, then from and to
 #: right of it), above a court's picture and a number card's pips on usual decks:
 #: a card guessed too big has its top margin off the card.
-TOP_ROW = (-1.15, 1.0, 5.5)
+TOP_ROW = (-1.15, 1.0, 3.0)
 
 
 def like_paper(vals: np.ndarray, paper: np.ndarray) -> np.ndarray:
@@ -205,9 +226,10 @@ PAPER_TINT = 0.12
 
 
 def find_cards(clf: Any, image: np.ndarray) -> list[Find]:
-    """Every mark tried as a card (SIZE_TRIES) where it runs on as paper (on_paper),
+    """Every mark tried as a card (SIZE_TRIES) where it runs on as paper (on_paper,
+    which also sets its tilt),
     read from its index corner alone; per mark the best-reading try, where one reads."""
-    marks = [m for m in index_marks(image) if on_paper(image, m, 1.0)]
+    marks = [m for m in (on_paper(image, m) for m in index_marks(image)) if m is not None]
     if not marks:
         return []
     quads = [card_quad(m, k) for m in marks for k in SIZE_TRIES]
@@ -269,7 +291,8 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
 
     sightings = read_candidates(clf, image, cands)
     read = {s.card for s in sightings if s.card}
-    regions = [r for c in cands for r in index_quads(c.corners)]
+    regions = [(r, bool(s.card)) for c, s in zip(cands, sightings)
+               for r in index_quads(c.corners)]
     quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
     dropped: set[int] = set()
     added = []
@@ -277,7 +300,8 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
         if f.reading.card in read:
             continue
         centre = index_quads(f.quad)[0].mean(axis=0)
-        if any(_inside(centre, r) for r in regions):
+        if any(_inside(centre, r) and (read_there or not _as_long(f.quad, quads[k // 2]))
+               for k, (r, read_there) in enumerate(regions)):
             continue
         same = [j for j, q in enumerate(quads) if _iou(f.quad, q) > SAME_CARD]
         if any(sightings[j].card for j in same):
@@ -289,5 +313,23 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     return [c for j, c in enumerate(cands) if j not in dropped] + added
 
 
+def _as_long(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Does `other` reach as far along the card `quad`'s long side as it does
+    (LENGTH_AGREES)?
+
+    Why: a candidate whose index corner holds a find's index was read there. When
+    read, the find is that card or a clash; unread, it may be an outline round two
+    cards in a row, as long as the card (IMG_2601: a queen's strip beside a ten),
+    or the card itself, whose index the network could not read at the right size,
+    and then a find twice as long is a deck printing big indices misjudged
+    (rendered training decks: nicu-white, ornamental)."""
+    down = quad[3] - quad[0]
+    length = float(np.hypot(*down))
+    along = other @ (down / max(length, 1e-6))
+    return abs(float(along.max() - along.min()) / max(length, 1e-6) - 1.0) <= LENGTH_AGREES
+
+
+#: ... within this share of the find's length.
+LENGTH_AGREES = 0.25
 #: A find overlapping a candidate by this IoU is that candidate's card.
 SAME_CARD = 0.5
