@@ -259,22 +259,27 @@ def _inside(p: np.ndarray, quad: np.ndarray) -> bool:
                                 False) >= 0
 
 
-#: Two finds overlapping this much are one card.
+#: Two finds whose quads overlap this much and read one card are one find; two whose
+#: index regions overlap this much and read two cards clash.
 SAME = 0.3
 
 
 def distinct(finds: list[Find]) -> list[Find]:
     """One find per card: of overlapping finds reading one card the surest; where
-    overlapping finds read different cards, none of them."""
+    two finds' index regions overlap reading different cards, neither (which is right
+    is not told). Whole quads of different cards may overlap: a fan's cards do."""
     order = sorted(finds, key=lambda f: -f.reading.confidence)
+    regions = {id(f): index_quads(f.quad)[0] for f in order}
     kept: list[Find] = []
     dropped: set[int] = set()
     for f in order:
-        clash = [k for k, g in enumerate(kept) if _iou(f.quad, g.quad) > SAME]
-        if not clash:
+        same = [k for k, g in enumerate(kept) if g.reading.card == f.reading.card
+                and _iou(f.quad, g.quad) > SAME]
+        clash = [k for k, g in enumerate(kept) if g.reading.card != f.reading.card
+                 and _iou(regions[id(f)], regions[id(g)]) > SAME]
+        dropped.update(clash)
+        if not same and not clash:
             kept.append(f)
-        elif any(kept[k].reading.card != f.reading.card for k in clash):
-            dropped.update(clash)
     return [f for k, f in enumerate(kept) if k not in dropped]
 
 
