@@ -264,8 +264,10 @@ class Loose:
 LOOSE = 0.5
 
 
-#: Of a mark's tries, this many must pass the bars (readings.combine).
+#: Of a mark's tries, this many must pass the bars (readings.combine) and read
+#: their card this surely.
 MIN_PASSING = 2
+SURE = 0.995
 
 
 def agree(reads: Sequence[Reading], calib: Calibration) -> bool:
@@ -277,7 +279,8 @@ def agree(reads: Sequence[Reading], calib: Calibration) -> bool:
     smaller is read from its index, not from where the cut happened to fall
     (rendered training decks: an orell two of spades read 2D at 0.98 from one cut)."""
     named = {(r.rank, r.suit) for r in reads if r.rank is not None}
-    passing = sum(combine([r], calib).card is not None for r in reads)
+    passing = sum(combine([r], calib).card is not None and r.confidence >= SURE
+                  for r in reads)
     return len(named) == 1 and passing >= MIN_PASSING
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
@@ -329,27 +332,43 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     sightings = read_candidates(clf, image, cands)
     read = {s.card for s in sightings if s.card}
     regions = [(r, bool(s.card)) for c, s in zip(cands, sightings)
-               for r in index_quads(c.corners)]
+               for r in index_quads(c.corners)]  # (candidate k // 2's corners)
     quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
-    added = []
+    added: list[tuple[Find, set[int]]] = []
     for f in finds:
         if f.reading.card in read:
             continue
         centre = index_quads(f.quad)[0].mean(axis=0)
-        if any(_inside(centre, r) and (read_there or not _as_long(f.quad, quads[k // 2]))
-               for k, (r, read_there) in enumerate(regions)):
+        holds = {k // 2 for k, (r, _) in enumerate(regions) if _inside(centre, r)}
+        if any(sightings[j].card or not _as_long(f.quad, quads[j]) for j in holds):
             continue
-        if any(sightings[j].card for j, q in enumerate(quads) if _iou(f.quad, q) > SAME_CARD):
+        same = {j for j, q in enumerate(quads) if _iou(f.quad, q) > SAME_CARD}
+        if any(sightings[j].card for j in same):
             continue
-        added.append(f)
-    kept = [q for q, s in zip(quads, sightings) if s.card] + [f.quad for f in added]
-    out = list(cands)
-    for f in added:
+        # An unread outline of this card's size there is this card, found better (an
+        # outline round two, IMG_2601, is kept: it may stand for the other card).
+        added.append((f, {j for j in same | holds if _not_bigger(f.quad, quads[j])}))
+    kept = [q for q, s in zip(quads, sightings) if s.card] + [f.quad for f, _ in added]
+    dropped: set[int] = set()
+    new = []
+    for f, same in added:
         if not _over_unfound(f, loose, kept):
+            dropped |= same
             corners = tuple((float(x), float(y)) for x, y in f.quad)
-            out.append(CardCandidate(corners, visible=VISIBLE, index_visible=(True, False),
+            new.append(CardCandidate(corners, visible=VISIBLE, index_visible=(True, False),
                                      index_patches=(f.patch,), patch_corners=(0,)))
-    return out
+    return [c for j, c in enumerate(cands) if j not in dropped] + new
+
+
+def _not_bigger(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Is `other` at most NOT_BIGGER times the area of the find's `quad`? (Smaller
+    it may well be: a card seen slanted is shorter than a find's card proportions
+    make it, rendered training decks' gnome/anglo_bitmap.)"""
+    return float(cv2.contourArea(other)) <= NOT_BIGGER * float(cv2.contourArea(quad))
+
+
+#: Largest area of an outline of the found card itself, as a share of the find's.
+NOT_BIGGER = 1.3
 
 
 def _over_unfound(f: Find, loose: Sequence[Loose], kept: Sequence[np.ndarray]) -> bool:
