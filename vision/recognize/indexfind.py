@@ -47,7 +47,7 @@ PAPER_MIN = 100
 #: The card's height over the glyph-pip centre distance (real photos: 0.10 of the
 #: card's height; most rendered decks alike), and the tries around it.
 HEIGHT_PER_STEP = 10.0
-SIZE_TRIES = (0.9, 1.0, 1.1)
+SIZE_TRIES = (1.0, 0.9, 1.1)  # (the usual size first: it wins ties)
 #: Pair centre -> card corner, in glyph-pip steps along the card's right and down.
 CORNER_RIGHT, CORNER_DOWN = 0.64, 1.5
 #: Blob sizes (square root of the area) per glyph-pip step, and the two blobs' ratio.
