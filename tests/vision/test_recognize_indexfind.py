@@ -10,15 +10,8 @@ import pytest
 
 from vision.detect import CardCandidate
 from vision.recognize.classifier import Calibration, CardReading, Reading
-from vision.recognize.indexfind import (
-    HEIGHT_PER_STEP,
-    Find,
-    card_quad,
-    distinct,
-    find_by_index,
-    index_marks,
-    on_paper,
-)
+from vision.recognize.indexfind import Find, distinct, find_by_index
+from vision.recognize.indexfind_marks import HEIGHT_PER_STEP, card_quad, index_marks, on_paper
 from vision.recognize.patch import CARD_ASPECT
 
 #: A card drawn on a dark table: its top-left corner, height (10 glyph-pip steps).

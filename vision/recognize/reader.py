@@ -23,8 +23,8 @@ import numpy as np
 
 from vision.recognize import pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
-from vision.recognize.patch import extract_index_patches, index_quads
 from vision.recognize.indexfind import find_by_index
+from vision.recognize.patch import extract_index_patches, index_quads
 from vision.recognize.unions import split_unions
 from vision.types import CardSighting
 
@@ -197,7 +197,7 @@ def read_image(clf: IndexClassifier, image: np.ndarray, detect: Detect | None = 
     round two cards in a row is split where their indices say (unions.py: stills
     only, the live pipeline keeps its frame budget)."""
     det = detect or default_detector()
-    return read_candidates(clf, image, find_by_index(clf, image, split_unions(clf, image, det(image))))
+    return read_candidates(clf, image, still_detector(clf, det)(image))
 
 
 def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect:
