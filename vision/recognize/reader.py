@@ -194,14 +194,16 @@ def read_candidate(clf: IndexClassifier, image: np.ndarray, cand: Any) -> CardSi
 def read_image(clf: IndexClassifier, image: np.ndarray, detect: Detect | None = None
                ) -> list[CardSighting]:
     """Every card found in `image`, read where the recogniser is sure; an outline
-    round two cards in a row is split where their indices say (unions.py: stills
-    only, the live pipeline keeps its frame budget)."""
+    round two cards in a row is split where their indices say (unions.py), and
+    cards no outline was found for are looked for by their index (indexfind.py):
+    stills only, the live pipeline keeps its frame budget."""
     det = detect or default_detector()
     return read_candidates(clf, image, still_detector(clf, det)(image))
 
 
 def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect:
     """The detection `read_image` reads from: `detect` (default: the project's), then
-    `split_unions` with `clf` (for evaluation, which matches candidates itself)."""
+    `split_unions` and `find_by_index` with `clf` (for evaluation, which matches
+    candidates itself)."""
     det = detect or default_detector()
     return lambda image: find_by_index(clf, image, split_unions(clf, image, det(image)))
