@@ -125,7 +125,7 @@ def card_quad(mark: IndexMark, size: float = 1.0) -> np.ndarray:
 #: paper's level at the index).
 COLUMN = (1.3, 7.5)
 COLUMN_PAPER = 0.95
-TOP_PAPER = 0.85
+TOP_PAPER = 0.7
 SAMPLES = 48
 PAPER_SHARE = 0.7
 
