@@ -120,9 +120,11 @@ def card_quad(mark: IndexMark, size: float = 1.0) -> np.ndarray:
 
 
 #: Paper along the index's column, down from the pip towards the card's far end:
-#: from and to (in glyph-pip steps from the pair's middle), the share of samples that
-#: must be paper, and a paper sample's least darkest-channel level (share of the
-#: paper's level at the index).
+#: from and to (in glyph-pip steps from the pair's middle) and the share of its
+#: SAMPLES that must be paper (0.9 let a deck printing big indices through: a
+#: phantom on the rendered training decks, seed 7); the share of the top margin's
+#: (TOP_ROW: a neighbour's index may lie in it, in a row; 0.5 let a phantom
+#: through); a paper sample's least brightness (share of the paper's at the index).
 COLUMN = (1.3, 7.5)
 COLUMN_PAPER = 0.95
 TOP_PAPER = 0.7
