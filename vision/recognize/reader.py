@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.recognize import pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
+from vision.recognize.indexfind import find_by_index
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.recognize.unions import split_unions
 from vision.types import CardSighting
@@ -193,14 +194,16 @@ def read_candidate(clf: IndexClassifier, image: np.ndarray, cand: Any) -> CardSi
 def read_image(clf: IndexClassifier, image: np.ndarray, detect: Detect | None = None
                ) -> list[CardSighting]:
     """Every card found in `image`, read where the recogniser is sure; an outline
-    round two cards in a row is split where their indices say (unions.py: stills
-    only, the live pipeline keeps its frame budget)."""
+    round two cards in a row is split where their indices say (unions.py), and
+    cards no outline was found for are looked for by their index (indexfind.py):
+    stills only, the live pipeline keeps its frame budget."""
     det = detect or default_detector()
-    return read_candidates(clf, image, split_unions(clf, image, det(image)))
+    return read_candidates(clf, image, still_detector(clf, det)(image))
 
 
 def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect:
     """The detection `read_image` reads from: `detect` (default: the project's), then
-    `split_unions` with `clf` (for evaluation, which matches candidates itself)."""
+    `split_unions` and `find_by_index` with `clf` (for evaluation, which matches
+    candidates itself)."""
     det = detect or default_detector()
-    return lambda image: split_unions(clf, image, det(image))
+    return lambda image: find_by_index(clf, image, split_unions(clf, image, det(image)))

@@ -1,0 +1,243 @@
+"""Cards found by their corner index where the detector found no outline (stills).
+
+Why: a card in a fan or a row shows a strip of itself, whose outline runs into its
+neighbours' (white on white, no edge), and a single card on paper, cloth or a busy
+table may have no outline the detector trusts. What such a card still shows is a
+corner index. indexfind_marks.py finds those (a glyph over a pip on white paper)
+and the card each stands at the corner of; here each is read and judged:
+
+- each mark is tried as a card at three sizes, its index corner cut and read by
+  the network (one call for all), and kept only where the tries agree on one card,
+  two of them passing the calibrated single-corner bars (readings.combine) surely
+  (`agree`): the size is a guess, the bars were set on the detector's outlines;
+- of finds of one card, the surest; finds of two cards at one index, neither
+  (`distinct`);
+- a find is dropped when its card is read already (one deck: reader.one_of_each),
+  when its index lies at a read candidate's index corner or overlaps a read
+  candidate (that card, or a clash), and when a card nobody read lies on it
+  (`_over_unfound`); an unread outline of the found card gives way to the find.
+
+Each find is reported as a detector candidate: the whole card's quad (from the
+index corner, which is its corner 0), that corner's patch, `visible` VISIBLE.
+Stills only (`cardtable recognize`, evaluation), as unions.py: one more network
+call a photo (some 30 ms a real photo); the live pipeline keeps its frame budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.recognize.indexfind_marks import card_quad, index_marks, on_paper
+from vision.recognize.patch import extract_index_patches, index_quads
+from vision.recognize.readings import Calibration, CardReading, Reading, combine
+
+#: The sizes a mark is tried at, as shares of its usual card (the usual size first:
+#: it wins ties).
+SIZE_TRIES = (1.0, 0.9, 1.1)
+#: The `visible` a find is reported with (a strip seen beside others, or a card alone).
+VISIBLE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Find:
+    """A card found by its index: its quad (from the index corner), the patch read
+    and the reading."""
+
+    quad: np.ndarray
+    patch: np.ndarray
+    reading: CardReading
+
+
+def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
+    """Every mark tried as a card (SIZE_TRIES) where it runs on as paper (on_paper,
+    which also sets its tilt), read from its index corner alone: per mark the
+    best-reading try, where the tries agree (`agree`); and every mark whose best
+    try shows an index at all (LOOSE), found or not, as a Loose."""
+    marks = [m for m in (on_paper(image, m) for m in index_marks(image)) if m is not None]
+    if not marks:
+        return [], []
+    quads = [card_quad(m, k) for m in marks for k in SIZE_TRIES]
+    patches = [extract_index_patches(image, q)[0] for q in quads]
+    reads = clf.classify(patches)
+    out, loose = [], []
+    per = len(SIZE_TRIES)
+    for m in range(len(marks)):
+        tries = range(m * per, (m + 1) * per)
+        verdicts = {t: combine([reads[t]], clf.calibration) for t in tries}
+        best = max(tries, key=lambda t: verdicts[t].confidence)
+        if verdicts[best].card is not None and agree([reads[t] for t in tries],
+                                                     clf.calibration):
+            out.append(Find(quads[best], patches[best], verdicts[best]))
+        seen = max((reads[t] for t in tries), key=lambda r: r.confidence)
+        if seen.rank is not None and seen.confidence >= LOOSE:
+            loose.append(Loose(index_quads(quads[best])[0].mean(axis=0),
+                               f"{seen.rank}{seen.suit}"))
+    return out, loose
+
+
+@dataclass(frozen=True, slots=True)
+class Loose:
+    """An index seen (the middle of its region) and the card it seems to show."""
+
+    at: np.ndarray
+    card: str
+
+
+#: A mark whose best try reads an index this surely shows a card's index.
+LOOSE = 0.5
+
+
+#: Of a mark's tries, this many must pass the bars (readings.combine) and read
+#: their card this surely.
+MIN_PASSING = 2
+SURE = 0.995
+
+
+def agree(reads: Sequence[Reading], calib: Calibration) -> bool:
+    """Do a mark's tries agree on one card: none reading another (rank or suit) and
+    MIN_PASSING of them reading it?
+
+    Why: a find's size is a guess, a detector's outline is not; the bars were set on
+    detector outlines. A card whose index reads the same cut a tenth larger or
+    smaller is read from its index, not from where the cut happened to fall
+    (rendered training decks: an orell two of spades read 2D at 0.98 from one cut)."""
+    named = {(r.rank, r.suit) for r in reads if r.rank is not None}
+    passing = sum(combine([r], calib).card is not None and r.confidence >= SURE
+                  for r in reads)
+    return len(named) == 1 and passing >= MIN_PASSING
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _inside(p: np.ndarray, quad: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(p[0]), float(p[1])),
+                                False) >= 0
+
+
+#: Two finds whose quads overlap this much and read one card are one find; two whose
+#: index regions overlap this much and read two cards clash.
+SAME = 0.3
+
+
+def distinct(finds: list[Find]) -> list[Find]:
+    """One find per card: of overlapping finds reading one card the surest; where
+    two finds' index regions overlap reading different cards, neither (which is right
+    is not told). Whole quads of different cards may overlap: a fan's cards do."""
+    order = sorted(finds, key=lambda f: -f.reading.confidence)
+    regions = {id(f): index_quads(f.quad)[0] for f in order}
+    kept: list[Find] = []
+    dropped: set[int] = set()
+    for f in order:
+        same = [k for k, g in enumerate(kept) if g.reading.card == f.reading.card
+                and _iou(f.quad, g.quad) > SAME]
+        clash = [k for k, g in enumerate(kept) if g.reading.card != f.reading.card
+                 and _iou(regions[id(f)], regions[id(g)]) > SAME]
+        dropped.update(clash)
+        if not same and not clash:
+            kept.append(f)
+    return [f for k, f in enumerate(kept) if k not in dropped]
+
+
+def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
+    """`cands` and, after them, a candidate for each card found by its index alone
+    (see module). `clf`: an IndexClassifier; an enrolled deck is left alone."""
+    if getattr(clf, "deck", None) is not None or image.ndim != 3:
+        return list(cands)
+    found, loose = find_cards(clf, image)
+    finds = distinct(found)
+    if not finds:
+        return list(cands)
+    from vision.detect.candidate import CardCandidate
+    from vision.recognize.reader import read_candidates
+
+    sightings = read_candidates(clf, image, cands)
+    read = {s.card for s in sightings if s.card}
+    regions = [(r, bool(s.card)) for c, s in zip(cands, sightings)
+               for r in index_quads(c.corners)]  # (candidate k // 2's corners)
+    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
+    added: list[tuple[Find, set[int]]] = []
+    for f in finds:
+        if f.reading.card in read:
+            continue
+        centre = index_quads(f.quad)[0].mean(axis=0)
+        holds = {k // 2 for k, (r, _) in enumerate(regions) if _inside(centre, r)}
+        if any(sightings[j].card or not _as_long(f.quad, quads[j]) for j in holds):
+            continue
+        same = {j for j, q in enumerate(quads) if _iou(f.quad, q) > SAME_CARD}
+        if any(sightings[j].card for j in same):
+            continue
+        # An unread outline of this card's size there is this card, found better (an
+        # outline round two, IMG_2601, is kept: it may stand for the other card).
+        added.append((f, {j for j in same | holds if _not_bigger(f.quad, quads[j])}))
+    kept = [q for q, s in zip(quads, sightings) if s.card] + [f.quad for f, _ in added]
+    dropped: set[int] = set()
+    new = []
+    for f, same in added:
+        if not _over_unfound(f, loose, kept):
+            dropped |= same
+            (a, b), (c, d), (e, g), (h, k) = (map(float, p) for p in f.quad)
+            new.append(CardCandidate(((a, b), (c, d), (e, g), (h, k)), visible=VISIBLE,
+                                     index_visible=(True, False), index_patches=(f.patch,),
+                                     patch_corners=(0,)))
+    return [c for j, c in enumerate(cands) if j not in dropped] + new
+
+
+def _not_bigger(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Is `other` at most NOT_BIGGER times the area of the find's `quad`? (Smaller
+    it may well be: a card seen slanted is shorter than a find's card proportions
+    make it, rendered training decks' gnome/anglo_bitmap.)"""
+    return float(cv2.contourArea(other)) <= NOT_BIGGER * float(cv2.contourArea(quad))
+
+
+#: Largest area of an outline of the found card itself, as a share of the find's.
+NOT_BIGGER = 1.3
+
+
+def _over_unfound(f: Find, loose: Sequence[Loose], kept: Sequence[np.ndarray]) -> bool:
+    """Does the find's card lie under a card read by no one: another card's index
+    seen inside its quad (that card lies on it) where no `kept` quad (candidates
+    read, other finds) is?
+
+    Why: a find reports the whole card, also where another lies on it. A card on it
+    that nothing found would be taken for this find by whoever looks for a card
+    there (real train photos resized 0.8 x 1: IMG_2685's ten of spades, its index
+    read short of the bars and its outline taken for one round it and the king,
+    unread, under the king's quad)."""
+    own = index_quads(f.quad)[0]
+    for lo in loose:
+        if lo.card == f.reading.card or not _inside(lo.at, f.quad) or _inside(lo.at, own):
+            continue
+        if not any(_inside(lo.at, q) for q in kept if q is not f.quad):
+            return True
+    return False
+
+
+def _as_long(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Does `other` reach as far along the card `quad`'s long side as it does
+    (LENGTH_AGREES)?
+
+    Why: a candidate whose index corner holds a find's index was read there. When
+    read, the find is that card or a clash; unread, it may be an outline round two
+    cards in a row, as long as the card (IMG_2601: a queen's strip beside a ten),
+    or the card itself, whose index the network could not read at the right size,
+    and then a find twice as long is a deck printing big indices misjudged
+    (rendered training decks: nicu-white, ornamental)."""
+    down = quad[3] - quad[0]
+    length = float(np.hypot(*down))
+    along = other @ (down / max(length, 1e-6))
+    return abs(float(along.max() - along.min()) / max(length, 1e-6) - 1.0) <= LENGTH_AGREES
+
+
+#: ... within this share of the find's length.
+LENGTH_AGREES = 0.25
+#: A find overlapping a candidate by this IoU is that candidate's card.
+SAME_CARD = 0.5
