@@ -24,6 +24,7 @@ import numpy as np
 from vision.recognize import pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.patch import extract_index_patches, index_quads
+from vision.recognize.strips import find_strips
 from vision.recognize.unions import split_unions
 from vision.types import CardSighting
 
@@ -196,11 +197,11 @@ def read_image(clf: IndexClassifier, image: np.ndarray, detect: Detect | None = 
     round two cards in a row is split where their indices say (unions.py: stills
     only, the live pipeline keeps its frame budget)."""
     det = detect or default_detector()
-    return read_candidates(clf, image, split_unions(clf, image, det(image)))
+    return read_candidates(clf, image, find_strips(clf, image, split_unions(clf, image, det(image))))
 
 
 def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect:
     """The detection `read_image` reads from: `detect` (default: the project's), then
     `split_unions` with `clf` (for evaluation, which matches candidates itself)."""
     det = detect or default_detector()
-    return lambda image: split_unions(clf, image, det(image))
+    return lambda image: find_strips(clf, image, split_unions(clf, image, det(image)))

@@ -1,0 +1,380 @@
+"""Cards in a row or a fan, each partly under the next: read from the strip of them
+that shows (stills only).
+
+Why here: the detector finds the card on top of a row (or an outline round the
+row) and nothing of the cards under it. Each of those shows only a strip, with
+one corner index at the strip's end, and the strip's outline is no card to any
+shape test. But it is where geometry says: a card in a row is as big as the card
+beside it, nearly parallel (a fan turns a few degrees a card), shifted along the
+row by a strip's width, its far side a straight edge against the table or the card
+beneath. So from each card found, both ways along its short side, the strip's far
+side is looked for as a straight edge (shift and turn), its top and bottom sides as
+edges continuing them (a small slide along the card's long side), and the one index
+corner that would be in view is read, with the calibrated single-corner bars. A
+card read is taken as the next seed along the row (rows of 3-5).
+
+What keeps this from inventing cards (the referee trusts vision: a wrong card is
+far worse than none): a strip card is reported only when its index reads a card
+with the calibrated confidence, its index region lies clear of the cards found
+(a card's own index is not taken for a strip's), it lies where no card was found
+(the same card found twice would be one too many), and it repeats no card read
+already: a deck holds each card once. Two strips read as the same card from
+different seeds are one card when they lie in one place, and none otherwise.
+
+Stills only (`cardtable recognize`, evaluation), like unions.py: it costs a
+network call or two of some dozens of patches a photo; the live pipeline keeps its
+frame budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
+from vision.recognize.readings import Reading, combine
+
+#: Shift of a strip card from its seed, as a share of the card's width.
+SHIFT = (0.15, 0.92)
+#: Turns of a fan card against its seed (degrees).
+TURNS = (-10.0, -7.5, -5.0, -2.5, 0.0, 2.5, 5.0, 7.5, 10.0)
+#: Slide of a strip card along its long side, as a share of the card's height.
+SLIDE = 0.12
+#: The far side must be an edge: its mean gradient across at least this (grey
+#: levels per pixel, Sobel 3x3 on a 5x5 blur) ...
+MIN_EDGE = 12.0
+#: ... and the strips tried per seed and way: the strongest far-side edges.
+PEAKS = 4
+#: Share of a strip card's read index region that may lie on a card's index corner
+#: read already.
+ON_INDEX = 0.05
+#: A strip card overlapping a candidate by this IoU is that card, found already.
+SAME_CARD = 0.5
+#: ... and a candidate not read that it overlaps by this IoU is that card, its
+#: index unread: the strip card replaces it.
+REPLACE = 0.65
+#: At most this many strips read a round (a crowded photo: time bounded).
+MAX_TRIES = 48
+#: How many cards along a row from one seed.
+MAX_CHAIN = 4
+#: ... and be at least this share of the seeds' median area.
+MIN_SEED_AREA = 0.6
+#: A seed must look like one card: long over short side within this range.
+SEED_ASPECT = (1.15, 1.75)
+
+
+@dataclass(frozen=True, slots=True)
+class Strip:
+    """A strip card: its whole quad (normalised; its hidden part under the cards
+    above), the index corner (0 or 2) in view, that corner's patch, the seed it
+    was found from (index into the candidates), which way (+1/-1 along the
+    seed's short side), its far side's edge strength, and its index corner's patch
+    (cut once it is worth reading)."""
+
+    quad: np.ndarray
+    corner: int
+    seed: int
+    way: int
+    edge: float = 0.0
+    patch: np.ndarray | None = None
+
+
+def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    return (cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3),
+            cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3))
+
+
+def _edge_along(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray,
+                n: int = 24) -> np.ndarray:
+    """Mean gradient across segments a->b (arrays (..., 2)), sampled at n points
+    from 8% to 92% of their length (the ends may be under other cards' corners);
+    points outside the image count 0."""
+    f = np.linspace(0.08, 0.92, n, dtype=np.float32)
+    pts = a[..., None, :] + (b - a)[..., None, :] * f[:, None]
+    d = b - a
+    norm = np.hypot(d[..., 0], d[..., 1])[..., None] + 1e-6
+    nx, ny = -d[..., 1:2] / norm, d[..., 0:1] / norm
+    h, w = gx.shape
+    xi = np.rint(pts[..., 0]).astype(np.int64)
+    yi = np.rint(pts[..., 1]).astype(np.int64)
+    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    xi, yi = np.clip(xi, 0, w - 1), np.clip(yi, 0, h - 1)
+    g = np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny) * ok
+    return g.mean(axis=-1)
+
+
+def _turned(q: np.ndarray, deg: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    a = np.radians(deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    return (q - c) @ rot.T + c
+
+
+def _peaks(profile: np.ndarray, spacing: int, count: int, floor: float) -> list[int]:
+    """Indices of the `count` highest local maxima of `profile` at least `floor`,
+    at least `spacing` apart."""
+    order = np.argsort(-profile)
+    out: list[int] = []
+    for i in order:
+        if profile[i] < floor or len(out) >= count:
+            break
+        if all(abs(int(i) - j) >= spacing for j in out):
+            out.append(int(i))
+    return out
+
+
+def strip_quads(seed: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray
+                ) -> list[tuple[np.ndarray, int, float]]:
+    """The strip cards worth reading beside the normalised card quad `seed`, `way`
+    +1 (towards its corner 1 side) or -1 (its corner 0 side): per strip its quad,
+    the index corner that would be in view (see module) and its far side's edge
+    strength."""
+    u = seed[1] - seed[0]
+    width = float(np.hypot(*u))
+    v = seed[3] - seed[0]
+    height = float(np.hypot(*v))
+    if width < 8 or height < 8:
+        return []
+    ts = np.arange(SHIFT[0], SHIFT[1], 1.0 / width, dtype=np.float32)
+    turned = np.stack([_turned(seed, a) for a in TURNS])  # (A, 4, 2)
+    # Every (turn, shift): the far side of the strip card.
+    hyp = turned[:, None] + (way * ts)[None, :, None, None] * u  # (A, T, 4, 2)
+    top, bottom = (1, 2) if way > 0 else (0, 3)
+    score = _edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])  # (A, T)
+    best_turn = score.argmax(axis=0)
+    profile = score.max(axis=0)
+    out = []
+    for i in _peaks(profile, max(2, int(0.05 * width)), PEAKS, MIN_EDGE):
+        q = hyp[best_turn[i], i]
+        out.append((_slid(q, way, gx, gy), 2 if way > 0 else 0, float(profile[i])))
+    return out
+
+
+def _slid(q: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """`q` slid along its long side to where its top and bottom sides, over the
+    strip that shows (the far quarter of the card), lie on edges."""
+    height = float(np.hypot(*(q[3] - q[0])))
+    v = (q[3] - q[0]) / max(height, 1e-6)
+    ss = np.arange(-SLIDE, SLIDE + 1e-6, 1.0 / height, dtype=np.float32) * height
+    far, near = ((1, 0), (2, 3)) if way > 0 else ((0, 1), (3, 2))
+    # The strip's visible stretch of the top and bottom sides: from the far corner
+    # a fifth of the width in.
+    a_top, b_top = q[far[0]], q[far[0]] + 0.2 * (q[far[1]] - q[far[0]])
+    a_bot, b_bot = q[near[0]], q[near[0]] + 0.2 * (q[near[1]] - q[near[0]])
+    shift = ss[:, None] * v
+    score = (_edge_along(gx, gy, a_top + shift, b_top + shift, 8)
+             + _edge_along(gx, gy, a_bot + shift, b_bot + shift, 8))
+    return (q + ss[int(score.argmax())] * v).astype(np.float32)
+
+
+_FIELDS = {"corners", "index_visible", "index_patches", "patch_corners", "visible"}
+
+
+def _usable(cand: Any) -> bool:
+    """A detector candidate (a strip card is made from it), not taken for a back."""
+    return bool(is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}
+                and not getattr(cand, "face_down", False))
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _covered(region: np.ndarray, quads: Sequence[np.ndarray]) -> float:
+    """Share of the index `region` that the `quads` cover (overlaps counted twice)."""
+    area = float(cv2.contourArea(region))
+    if area <= 0:
+        return 1.0
+    return sum(float(cv2.intersectConvexConvex(region, q)[0]) for q in quads) / area
+
+
+def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np.ndarray]],
+           replaced: set[int], image_shape: tuple[int, ...]) -> bool:
+    """Does strip card `s` lie where no card read lies (`read`: their quads,
+    strips accepted included), its index in the frame and off the index corners
+    it may not read (`indices`, see `_first_reads`; those of the candidates the
+    strip card replaces, `replaced`, excepted)?
+
+    Why not off the cards read altogether: in a row, the detector's outline of the
+    top card often takes in the strip beside it (the seam between two white cards
+    is faint), and reads as the top card through its outer corner."""
+    region = index_quads(s.quad)[s.corner // 2]
+    h, w = image_shape[:2]
+    if region.min() < 0 or region[:, 0].max() > w - 1 or region[:, 1].max() > h - 1:
+        return False
+    if any(_iou(s.quad, q) >= SAME_CARD for q in read):
+        return False
+    return not any(_covered(region, [r]) > ON_INDEX for i, r in indices if i not in replaced)
+
+
+#: A card's long side over its short one (poker 88/63).
+CARD_ASPECT = 1.4
+
+
+def _side_lengths(q: np.ndarray) -> tuple[float, float]:
+    """Mean lengths of sides 0-1/3-2 and of sides 0-3/1-2."""
+    a = 0.5 * (np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[3])))
+    b = 0.5 * (np.hypot(*(q[3] - q[0])) + np.hypot(*(q[2] - q[1])))
+    return float(a), float(b)
+
+
+def _card_shaped(quad: np.ndarray) -> bool:
+    """Is the quad's long over short side that of a card (SEED_ASPECT)?"""
+    a, b = _side_lengths(normalize_quad(quad))
+    return SEED_ASPECT[0] <= b / max(a, 1e-6) <= SEED_ASPECT[1]
+
+
+def row_ends(quad: np.ndarray) -> list[np.ndarray]:
+    """The cards at the two ends of an outline round a row of cards standing
+    across it (normalised quads), each as tall as the outline is across and
+    CARD_ASPECT times narrower: along its long sides, or, for a near-square
+    outline (which way the row runs is not told), along either pair of sides."""
+    q = normalize_quad(quad)
+    a, b = _side_lengths(q)  # (normalised: sides 0-1 are the short ones)
+    out = []
+    for p, length, across in ((q, b, a), (q[[1, 2, 3, 0]], a, b)):
+        t = across / CARD_ASPECT / max(length, 1e-6)
+        if t > 0.8:
+            continue
+        # The row runs along p0->p3 and p1->p2; the end cards span p0-p1, p3-p2.
+        out.append(np.array([p[0], p[1], p[1] + (p[2] - p[1]) * t, p[0] + (p[3] - p[0]) * t]))
+        out.append(np.array([p[3] + (p[0] - p[3]) * t, p[2] + (p[1] - p[2]) * t, p[2], p[3]]))
+    return [normalize_quad(e) for e in out]
+
+
+def _seeds(cands: Sequence[Any], cards: Sequence[str | None]
+           ) -> list[tuple[int, np.ndarray]]:
+    """(candidate index, normalised card quad) to look beside: the cards found
+    whole or covered, and the end cards of an outline round a row (an outline not
+    shaped like a card: a card of card proportions at each end)."""
+    out = []
+    for i, c in enumerate(cands):
+        if not _usable(c):
+            continue
+        q = normalize_quad(c.corners)
+        if _card_shaped(q):
+            out.append((i, q))
+            continue
+        out += [(i, end) for end in row_ends(q)]
+    # Not a card's picture frame or a part of a card taken for one: as big as the
+    # cards read (when none is, as the seeds).
+    areas = [float(cv2.contourArea(q)) for _, q in out]
+    sure = [float(cv2.contourArea(np.asarray(c.corners, np.float32).reshape(4, 2)))
+            for c, card in zip(cands, cards) if card is not None]
+    if not areas:
+        return out
+    typical = float(np.median(sure or areas))
+    return [(i, q) for (i, q), a in zip(out, areas) if a >= MIN_SEED_AREA * typical]
+
+
+def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
+    """`cands` and the strip cards read beside them (see module); a candidate not
+    read, where a strip card lies (IoU SAME_CARD), gives way to it. `clf`: an
+    IndexClassifier (its `classify` and `calibration`); candidates are detector
+    CardCandidates (others are passed through untouched)."""
+    if getattr(clf, "deck", None) is not None or not cands:
+        return list(cands)
+    cards, indices = _first_reads(clf, cands)
+    seeds = _seeds(cands, cards)
+    if not seeds:
+        return list(cands)
+    gx, gy = _gradients(image)
+    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
+    taken = {c for c in cards if c is not None}
+    read = [q for q, c in zip(quads, cards) if c is not None]
+    open_ = [j for j, (q, c) in enumerate(zip(quads, cards)) if c is None and _card_shaped(q)]
+    fronts = [(i, q, way) for i, q in seeds for way in (1, -1)]
+    accepted: list[tuple[Strip, str, float]] = []
+    for _ in range(MAX_CHAIN):
+        tries = [Strip(q, k, i, way, e)
+                 for i, seed, way in fronts for q, k, e in strip_quads(seed, way, gx, gy)]
+        tries = [s for s in tries if _clear(s, read + [a.quad for a, _, _ in accepted],
+                                            indices, _replaced(s, quads, open_), image.shape)]
+        if not tries:
+            break
+        # (A crowded photo: the strongest edges first, the network's time bounded.)
+        tries = sorted(tries, key=lambda s: -s.edge)[:MAX_TRIES]
+        tries = [replace(s, patch=extract_index_patches(image, s.quad)[s.corner // 2])
+                 for s in tries]
+        reads = clf.classify([s.patch for s in tries])
+        best: dict[tuple[int, int], tuple[Strip, str, float]] = {}
+        for s, r in zip(tries, reads):
+            v = combine([r], clf.calibration)
+            if v.card is None or v.card in taken:
+                continue
+            key = (s.seed, s.way)
+            if key not in best or v.confidence > best[key][2]:
+                best[key] = (s, v.card, v.confidence)
+        new = _one_each(list(best.values()), accepted)
+        accepted += new
+        fronts = [(s.seed, s.quad, s.way) for s, _, _ in new]
+    gone = {j for s, _, _ in accepted for j in _replaced(s, quads, open_)}
+    return ([c for j, c in enumerate(cands) if j not in gone]
+            + [_as_card(cands[s.seed], s) for s, _, _ in accepted])
+
+
+def _replaced(s: Strip, quads: Sequence[np.ndarray], open_: Sequence[int]) -> set[int]:
+    """The candidates strip card `s` replaces: of `open_` (card-shaped, not read),
+    those lying where it lies (REPLACE). (An outline not shaped like one card
+    stays: it is likely the card over the strip taken together with it, found by
+    nothing else.)"""
+    return {j for j in open_ if _iou(s.quad, quads[j]) >= REPLACE}
+
+
+def _first_reads(clf: Any, cands: Sequence[Any]
+                 ) -> tuple[list[str | None], list[tuple[int, np.ndarray]]]:
+    """The card each candidate's own patches read at the reader's first look (None:
+    none, or not a detector candidate), and the index corners a strip card may not
+    read, each with its candidate: the visible corners that read a card on their
+    own, and all visible corners of a card-shaped candidate not read (a card whose
+    index did not settle it: a strip guess there would read it from the wrong
+    place; unless the strip card is that card, `find_strips` replaces it)."""
+    own = [(i, k, p) for i, c in enumerate(cands)
+           for k, p in zip(getattr(c, "patch_corners", ()), getattr(c, "index_patches", ()))]
+    reads: list[Reading] = clf.classify([p for _, _, p in own]) if own else []
+    cards: list[str | None] = []
+    for i in range(len(cands)):
+        mine = [r for (j, _, _), r in zip(own, reads) if j == i]
+        cards.append(combine(mine, clf.calibration).card if mine else None)
+    regions = [(i, index_quads(cands[i].corners)[k // 2]) for (i, k, _), r in zip(own, reads)
+               if combine([r], clf.calibration).card is not None
+               or (cards[i] is None and _card_shaped(np.asarray(cands[i].corners)))]
+    return cards, regions
+
+
+def _one_each(new: list[tuple[Strip, str, float]], old: list[tuple[Strip, str, float]]
+              ) -> list[tuple[Strip, str, float]]:
+    """Of strip cards read as the same card: one, when they lie in one place (found
+    from two seeds), none when they do not (one of them is wrong); none repeating a
+    card accepted before."""
+    done = {c for _, c, _ in old}
+    by_card: dict[str, list[tuple[Strip, str, float]]] = {}
+    for x in new:
+        if x[1] not in done:
+            by_card.setdefault(x[1], []).append(x)
+    out = []
+    for group in by_card.values():
+        group.sort(key=lambda x: -x[2])
+        if all(_iou(group[0][0].quad, x[0].quad) >= SAME_CARD for x in group[1:]):
+            out.append(group[0])
+    return out
+
+
+#: The share of a strip card reported as in view (`visible`): a strip.
+STRIP_VISIBLE = 0.3
+
+
+def _as_card(seed: Any, s: Strip) -> Any:
+    """A candidate like `seed` for strip card `s`: its index seen at one corner."""
+    corners = tuple((float(x), float(y)) for x, y in s.quad)
+    return replace(seed, corners=corners, face_down=False, visible=STRIP_VISIBLE,
+                   index_visible=(s.corner == 0, s.corner == 2),
+                   index_patches=(s.patch,), patch_corners=(s.corner,))
