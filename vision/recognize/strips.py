@@ -56,7 +56,7 @@ ON_INDEX = 0.05
 SAME_CARD = 0.5
 #: ... and a candidate not read that it overlaps by this IoU is that card, its
 #: index unread: the strip card replaces it.
-REPLACE = 0.65
+REPLACE = 0.7
 #: At most this many strips read a round (a crowded photo: time bounded).
 MAX_TRIES = 48
 #: How many cards along a row from one seed.
@@ -323,10 +323,11 @@ def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
 
 def _replaced(s: Strip, quads: Sequence[np.ndarray], open_: Sequence[int]) -> set[int]:
     """The candidates strip card `s` replaces: of `open_` (card-shaped, not read),
-    those lying where it lies (REPLACE). (An outline not shaped like one card
+    those lying where it lies (REPLACE), its seed excepted (a narrow strip lies
+    almost where its seed does, IMG_2616). (An outline not shaped like one card
     stays: it is likely the card over the strip taken together with it, found by
     nothing else.)"""
-    return {j for j in open_ if _iou(s.quad, quads[j]) >= REPLACE}
+    return {j for j in open_ if j != s.seed and _iou(s.quad, quads[j]) >= REPLACE}
 
 
 def _first_reads(clf: Any, cands: Sequence[Any]
