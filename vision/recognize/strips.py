@@ -46,9 +46,11 @@ TURNS = (-10.0, -7.5, -5.0, -2.5, 0.0, 2.5, 5.0, 7.5, 10.0)
 SLIDE = 0.12
 #: The far side must be an edge: its mean gradient across at least this (grey
 #: levels per pixel, Sobel 3x3 on a 5x5 blur) ...
-MIN_EDGE = 12.0
+MIN_EDGE = 8.0
 #: ... and the strips tried per seed and way: the strongest far-side edges.
-PEAKS = 4
+PEAKS = 8
+#: ... at least this share of the width apart.
+PEAK_GAP = 0.04
 #: Share of a strip card's read index region that may lie on a card's index corner
 #: read already.
 ON_INDEX = 0.05
@@ -57,14 +59,26 @@ SAME_CARD = 0.5
 #: ... and a candidate not read that it overlaps by this IoU is that card, its
 #: index unread: the strip card replaces it.
 REPLACE = 0.7
+#: ... as does any candidate not read lying in it (this share of its area).
+INSIDE = 0.85
 #: At most this many strips read a round (a crowded photo: time bounded).
-MAX_TRIES = 48
+MAX_TRIES = 96
+#: Strips within this share of the width of the nearest one read lie next to the
+#: seed (the nearest guess is not always the best placed).
+NEXT = 0.12
 #: How many cards along a row from one seed.
 MAX_CHAIN = 4
 #: ... and be at least this share of the seeds' median area.
-MIN_SEED_AREA = 0.6
-#: A seed must look like one card: long over short side within this range.
-SEED_ASPECT = (1.15, 1.75)
+MIN_SEED_AREA = 0.7
+#: A card read, or one not read the strips may replace, looks like one card: long
+#: over short side within this range (a photo resized 0.8 x 1 makes a card's 1.4
+#: 1.12 or 1.75).
+SEED_ASPECT = (1.1, 1.8)
+#: An outline whose long over short side is within this share of the cards'
+#: is tried as a card ...
+AS_CARD = (0.82, 1.22)
+#: ... and one outside this share as a row (its end cards) too.
+ONLY_CARD = (0.9, 1.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +86,8 @@ class Strip:
     """A strip card: its whole quad (normalised; its hidden part under the cards
     above), the index corner (0 or 2) in view, that corner's patch, the seed it
     was found from (index into the candidates), which way (+1/-1 along the
-    seed's short side), its far side's edge strength, and its index corner's patch
+    seed's short side), its far side's edge strength, its shift from the seed,
+    and its index corner's patch
     (cut once it is worth reading)."""
 
     quad: np.ndarray
@@ -80,6 +95,7 @@ class Strip:
     seed: int
     way: int
     edge: float = 0.0
+    shift: float = 0.0
     patch: np.ndarray | None = None
 
 
@@ -130,11 +146,11 @@ def _peaks(profile: np.ndarray, spacing: int, count: int, floor: float) -> list[
 
 
 def strip_quads(seed: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray
-                ) -> list[tuple[np.ndarray, int, float]]:
+                ) -> list[tuple[np.ndarray, int, float, float]]:
     """The strip cards worth reading beside the normalised card quad `seed`, `way`
     +1 (towards its corner 1 side) or -1 (its corner 0 side): per strip its quad,
-    the index corner that would be in view (see module) and its far side's edge
-    strength."""
+    the index corner that would be in view (see module), its far side's edge
+    strength and its shift (share of the width)."""
     u = seed[1] - seed[0]
     width = float(np.hypot(*u))
     v = seed[3] - seed[0]
@@ -150,9 +166,10 @@ def strip_quads(seed: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray
     best_turn = score.argmax(axis=0)
     profile = score.max(axis=0)
     out = []
-    for i in _peaks(profile, max(2, int(0.05 * width)), PEAKS, MIN_EDGE):
+    for i in _peaks(profile, max(2, int(PEAK_GAP * width)), PEAKS, MIN_EDGE):
         q = hyp[best_turn[i], i]
-        out.append((_slid(q, way, gx, gy), 2 if way > 0 else 0, float(profile[i])))
+        out.append((_slid(q, way, gx, gy), 2 if way > 0 else 0, float(profile[i]),
+                    float(ts[i])))
     return out
 
 
@@ -226,22 +243,27 @@ def _side_lengths(q: np.ndarray) -> tuple[float, float]:
     return float(a), float(b)
 
 
+def _aspect(quad: np.ndarray) -> float:
+    """Long over short side of the quad (means of opposite sides)."""
+    a, b = _side_lengths(normalize_quad(quad))
+    return max(a, b) / max(min(a, b), 1e-6)
+
+
 def _card_shaped(quad: np.ndarray) -> bool:
     """Is the quad's long over short side that of a card (SEED_ASPECT)?"""
-    a, b = _side_lengths(normalize_quad(quad))
-    return SEED_ASPECT[0] <= b / max(a, 1e-6) <= SEED_ASPECT[1]
+    return SEED_ASPECT[0] <= _aspect(quad) <= SEED_ASPECT[1]
 
 
-def row_ends(quad: np.ndarray) -> list[np.ndarray]:
+def row_ends(quad: np.ndarray, aspect: float = CARD_ASPECT) -> list[np.ndarray]:
     """The cards at the two ends of an outline round a row of cards standing
     across it (normalised quads), each as tall as the outline is across and
-    CARD_ASPECT times narrower: along its long sides, or, for a near-square
+    `aspect` (the cards' long over short side) times narrower: along its long sides, or, for a near-square
     outline (which way the row runs is not told), along either pair of sides."""
     q = normalize_quad(quad)
     a, b = _side_lengths(q)  # (normalised: sides 0-1 are the short ones)
     out = []
     for p, length, across in ((q, b, a), (q[[1, 2, 3, 0]], a, b)):
-        t = across / CARD_ASPECT / max(length, 1e-6)
+        t = across / aspect / max(length, 1e-6)
         if t > 0.8:
             continue
         # The row runs along p0->p3 and p1->p2; the end cards span p0-p1, p3-p2.
@@ -250,20 +272,29 @@ def row_ends(quad: np.ndarray) -> list[np.ndarray]:
     return [normalize_quad(e) for e in out]
 
 
-def _seeds(cands: Sequence[Any], cards: Sequence[str | None]
+def _seeds(cands: Sequence[Any], cards: Sequence[str | None], shows: Sequence[bool]
            ) -> list[tuple[int, np.ndarray]]:
     """(candidate index, normalised card quad) to look beside: the cards found
     whole or covered, and the end cards of an outline round a row (an outline not
     shaped like a card: a card of card proportions at each end)."""
+    # The cards' shape in this photo: the cards read (a photo may have been
+    # resized non-uniformly), else a poker card's.
+    shapes = [_aspect(np.asarray(c.corners)) for c, card in zip(cands, cards)
+              if card is not None and _card_shaped(np.asarray(c.corners))]
+    aspect = float(np.median(shapes)) if shapes else CARD_ASPECT
     out = []
     for i, c in enumerate(cands):
         if not _usable(c):
             continue
         q = normalize_quad(c.corners)
-        if _card_shaped(q):
+        # (Between a card's shape and an outline's round two cards: both. As a
+        # card only when a corner of it shows an index: else it is likely a part
+        # of a card, IMG_2505, whose own index a strip beside it would read.)
+        ratio = _aspect(q) / aspect
+        if AS_CARD[0] <= ratio <= AS_CARD[1] and shows[i]:
             out.append((i, q))
-            continue
-        out += [(i, end) for end in row_ends(q)]
+        if not ONLY_CARD[0] <= ratio <= ONLY_CARD[1]:
+            out += [(i, end) for end in row_ends(q, aspect)]
     # Not a card's picture frame or a part of a card taken for one: as big as the
     # cards read (when none is, as the seeds).
     areas = [float(cv2.contourArea(q)) for _, q in out]
@@ -282,22 +313,22 @@ def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
     CardCandidates (others are passed through untouched)."""
     if getattr(clf, "deck", None) is not None or not cands:
         return list(cands)
-    cards, indices = _first_reads(clf, cands)
-    seeds = _seeds(cands, cards)
+    cards, shows, indices = _first_reads(clf, cands)
+    seeds = _seeds(cands, cards, shows)
     if not seeds:
         return list(cands)
     gx, gy = _gradients(image)
     quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
     taken = {c for c in cards if c is not None}
     read = [q for q, c in zip(quads, cards) if c is not None]
-    open_ = [j for j, (q, c) in enumerate(zip(quads, cards)) if c is None and _card_shaped(q)]
+    unread = [j for j, c in enumerate(cards) if c is None]
     fronts = [(i, q, way) for i, q in seeds for way in (1, -1)]
     accepted: list[tuple[Strip, str, float]] = []
     for _ in range(MAX_CHAIN):
-        tries = [Strip(q, k, i, way, e)
-                 for i, seed, way in fronts for q, k, e in strip_quads(seed, way, gx, gy)]
+        tries = [Strip(q, k, i, way, e, t)
+                 for i, seed, way in fronts for q, k, e, t in strip_quads(seed, way, gx, gy)]
         tries = [s for s in tries if _clear(s, read + [a.quad for a, _, _ in accepted],
-                                            indices, _replaced(s, quads, open_), image.shape)]
+                                            indices, _replaced(s, quads, unread), image.shape)]
         if not tries:
             break
         # (A crowded photo: the strongest edges first, the network's time bounded.)
@@ -305,35 +336,50 @@ def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
         tries = [replace(s, patch=extract_index_patches(image, s.quad)[s.corner // 2])
                  for s in tries]
         reads = clf.classify([s.patch for s in tries])
-        best: dict[tuple[int, int], tuple[Strip, str, float]] = {}
+        sure: dict[tuple[int, int], list[tuple[Strip, str, float]]] = {}
         for s, r in zip(tries, reads):
             v = combine([r], clf.calibration)
-            if v.card is None or v.card in taken:
-                continue
-            key = (s.seed, s.way)
-            if key not in best or v.confidence > best[key][2]:
-                best[key] = (s, v.card, v.confidence)
-        new = _one_each(list(best.values()), accepted)
+            if v.card is not None and v.card not in taken:
+                sure.setdefault((s.seed, s.way), []).append((s, v.card, v.confidence))
+        new = _one_each([_nearest(xs) for xs in sure.values()], accepted)
         accepted += new
         fronts = [(s.seed, s.quad, s.way) for s, _, _ in new]
-    gone = {j for s, _, _ in accepted for j in _replaced(s, quads, open_)}
+    gone = {j for s, _, _ in accepted for j in _replaced(s, quads, unread)}
     return ([c for j, c in enumerate(cands) if j not in gone]
             + [_as_card(cands[s.seed], s) for s, _, _ in accepted])
 
 
-def _replaced(s: Strip, quads: Sequence[np.ndarray], open_: Sequence[int]) -> set[int]:
-    """The candidates strip card `s` replaces: of `open_` (card-shaped, not read),
-    those lying where it lies (REPLACE), its seed excepted (a narrow strip lies
-    almost where its seed does, IMG_2616). (An outline not shaped like one card
-    stays: it is likely the card over the strip taken together with it, found by
-    nothing else.)"""
-    return {j for j in open_ if j != s.seed and _iou(s.quad, quads[j]) >= REPLACE}
+def _replaced(s: Strip, quads: Sequence[np.ndarray], unread: Sequence[int]) -> set[int]:
+    """The candidates strip card `s` replaces, of those not read (`unread`), its
+    seed excepted (a narrow strip lies almost where its seed does, IMG_2616): a
+    card-shaped one lying where it lies (REPLACE), and any lying in it (INSIDE):
+    the strip itself, outlined (IMG_2648 resized 0.8 x 1). (An outline round the
+    strip and more stays: it is likely the card over the strip taken together
+    with it, found by nothing else, IMG_2601.)"""
+    out = set()
+    for j in unread:
+        if j == s.seed:
+            continue
+        area = float(cv2.contourArea(quads[j]))
+        inter = float(cv2.intersectConvexConvex(s.quad, quads[j])[0])
+        if area > 0 and inter >= INSIDE * area:
+            out.add(j)
+        elif _card_shaped(quads[j]) and _iou(s.quad, quads[j]) >= REPLACE:
+            out.add(j)
+    return out
+
+
+#: A candidate none of whose corners the network takes for an index at this
+#: "not an index" probability or less shows no index: no card's outline (a part
+#: of a card, IMG_2505), and no seed.
+SHOWS_INDEX = 0.5
 
 
 def _first_reads(clf: Any, cands: Sequence[Any]
-                 ) -> tuple[list[str | None], list[tuple[int, np.ndarray]]]:
+                 ) -> tuple[list[str | None], list[bool], list[tuple[int, np.ndarray]]]:
     """The card each candidate's own patches read at the reader's first look (None:
-    none, or not a detector candidate), and the index corners a strip card may not
+    none, or not a detector candidate), whether a corner of it shows an index
+    (SHOWS_INDEX), and the index corners a strip card may not
     read, each with its candidate: the visible corners that read a card on their
     own, and all visible corners of a card-shaped candidate not read (a card whose
     index did not settle it: a strip guess there would read it from the wrong
@@ -342,13 +388,24 @@ def _first_reads(clf: Any, cands: Sequence[Any]
            for k, p in zip(getattr(c, "patch_corners", ()), getattr(c, "index_patches", ()))]
     reads: list[Reading] = clf.classify([p for _, _, p in own]) if own else []
     cards: list[str | None] = []
+    shows: list[bool] = []
     for i in range(len(cands)):
         mine = [r for (j, _, _), r in zip(own, reads) if j == i]
         cards.append(combine(mine, clf.calibration).card if mine else None)
+        shows.append(any(r.none_prob <= SHOWS_INDEX for r in mine))
     regions = [(i, index_quads(cands[i].corners)[k // 2]) for (i, k, _), r in zip(own, reads)
                if combine([r], clf.calibration).card is not None
                or (cards[i] is None and _card_shaped(np.asarray(cands[i].corners)))]
-    return cards, regions
+    return cards, shows, regions
+
+
+def _nearest(reads: list[tuple[Strip, str, float]]) -> tuple[Strip, str, float]:
+    """Of the strips read beside one seed one way: the surest of those next to the
+    seed (within NEXT of the nearest). Why not the surest of all: a card further
+    on, read through the gap, would leave out the one between (IMG_2648 resized
+    0.8 x 1)."""
+    near = min(s.shift for s, _, _ in reads)
+    return max((x for x in reads if x[0].shift <= near + NEXT), key=lambda x: x[2])
 
 
 def _one_each(new: list[tuple[Strip, str, float]], old: list[tuple[Strip, str, float]]
