@@ -167,10 +167,33 @@ def strip_quads(seed: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray
     profile = score.max(axis=0)
     out = []
     for i in _peaks(profile, max(2, int(PEAK_GAP * width)), PEAKS, MIN_EDGE):
-        q = hyp[best_turn[i], i]
+        q = _fine(seed, way, TURNS[best_turn[i]], float(ts[i]), gx, gy)
         out.append((_slid(q, way, gx, gy), 2 if way > 0 else 0, float(profile[i]),
                     float(ts[i])))
     return out
+
+
+#: The fine search round a coarse (turn, shift): turns (degrees) and shifts (share
+#: of the width) this far either way.
+FINE_TURN, FINE_SHIFT = 2.0, 0.03
+
+
+def _fine(seed: np.ndarray, way: int, turn: float, t: float, gx: np.ndarray,
+          gy: np.ndarray) -> np.ndarray:
+    """The strip card at the coarse (`turn`, `t`) beside `seed`, its far side
+    snapped onto the strongest edge within FINE_TURN degrees and FINE_SHIFT of it
+    (the coarse grid's 2.5 degrees put a far corner a few pixels off the card's,
+    enough to misplace a strip's whole card on a small photo)."""
+    u = seed[1] - seed[0]
+    width = float(np.hypot(*u))
+    turns = turn + np.arange(-FINE_TURN, FINE_TURN + 1e-6, 0.5)
+    ts = t + np.arange(-FINE_SHIFT, FINE_SHIFT + 1e-6, 0.5 / width, dtype=np.float32)
+    turned = np.stack([_turned(seed, float(a)) for a in turns])
+    hyp = turned[:, None] + (way * ts)[None, :, None, None] * u
+    top, bottom = (1, 2) if way > 0 else (0, 3)
+    score = _edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])
+    a, i = np.unravel_index(int(score.argmax()), score.shape)
+    return hyp[a, i].astype(np.float32)
 
 
 def _slid(q: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
