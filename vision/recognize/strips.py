@@ -54,6 +54,9 @@ PEAK_GAP = 0.04
 #: Share of a strip card's read index region that may lie on a card's index corner
 #: read already.
 ON_INDEX = 0.05
+#: Share of a strip card's read index region that may lie under the card it was
+#: found beside (a strip of 15% of the width shows 60% of its index).
+UNDER_BASE = 0.5
 #: A strip card overlapping a candidate by this IoU is that card, found already.
 SAME_CARD = 0.5
 #: ... and a candidate not read that it overlaps by this IoU is that card, its
@@ -87,7 +90,7 @@ class Strip:
     above), the index corner (0 or 2) in view, that corner's patch, the seed it
     was found from (index into the candidates), which way (+1/-1 along the
     seed's short side), its far side's edge strength, its shift from the seed,
-    and its index corner's patch
+    its index corner's patch, and the quad it lies beside
     (cut once it is worth reading)."""
 
     quad: np.ndarray
@@ -97,6 +100,7 @@ class Strip:
     edge: float = 0.0
     shift: float = 0.0
     patch: np.ndarray | None = None
+    base: np.ndarray | None = None
 
 
 def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -252,6 +256,11 @@ def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np
         return False
     if any(_iou(s.quad, q) >= SAME_CARD for q in read):
         return False
+    # Its index beside the card it was found from, not under it: a card found whose
+    # index the detector took for covered is not read again from a guess beside
+    # it sharing that corner (training decks, seed 9).
+    if s.base is not None and _covered(region, [s.base]) > UNDER_BASE:
+        return False
     return not any(_covered(region, [r]) > ON_INDEX for i, r in indices if i not in replaced)
 
 
@@ -348,7 +357,7 @@ def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
     fronts = [(i, q, way) for i, q in seeds for way in (1, -1)]
     accepted: list[tuple[Strip, str, float]] = []
     for _ in range(MAX_CHAIN):
-        tries = [Strip(q, k, i, way, e, t)
+        tries = [Strip(q, k, i, way, e, t, base=seed)
                  for i, seed, way in fronts for q, k, e, t in strip_quads(seed, way, gx, gy)]
         tries = [s for s in tries if _clear(s, read + [a.quad for a, _, _ in accepted],
                                             indices, _replaced(s, quads, unread), image.shape)]
@@ -404,9 +413,10 @@ def _first_reads(clf: Any, cands: Sequence[Any]
     none, or not a detector candidate), whether a corner of it shows an index
     (SHOWS_INDEX), and the index corners a strip card may not
     read, each with its candidate: the visible corners that read a card on their
-    own, and all visible corners of a card-shaped candidate not read (a card whose
-    index did not settle it: a strip guess there would read it from the wrong
-    place; unless the strip card is that card, `find_strips` replaces it)."""
+    own, and both corners of a card-shaped candidate not read, seen or taken for
+    covered (a card whose index did not settle it: a strip guess there would read
+    it from the wrong place, training decks seed 9; unless the strip card is that
+    card, which `find_strips` then replaces)."""
     own = [(i, k, p) for i, c in enumerate(cands)
            for k, p in zip(getattr(c, "patch_corners", ()), getattr(c, "index_patches", ()))]
     reads: list[Reading] = clf.classify([p for _, _, p in own]) if own else []
@@ -417,8 +427,9 @@ def _first_reads(clf: Any, cands: Sequence[Any]
         cards.append(combine(mine, clf.calibration).card if mine else None)
         shows.append(any(r.none_prob <= SHOWS_INDEX for r in mine))
     regions = [(i, index_quads(cands[i].corners)[k // 2]) for (i, k, _), r in zip(own, reads)
-               if combine([r], clf.calibration).card is not None
-               or (cards[i] is None and _card_shaped(np.asarray(cands[i].corners)))]
+               if combine([r], clf.calibration).card is not None]
+    regions += [(i, r) for i, c in enumerate(cands) if cards[i] is None and _usable(c)
+                and _card_shaped(np.asarray(c.corners)) for r in index_quads(c.corners)]
     return cards, shows, regions
 
 
