@@ -71,8 +71,11 @@ MAX_TRIES = 96
 NEXT = 0.12
 #: How many cards along a row from one seed.
 MAX_CHAIN = 4
-#: ... and be at least this share of the seeds' median area.
+#: A seed must be at least this share of the median area of the cards read (or of
+#: the seeds, when none is).
 MIN_SEED_AREA = 0.7
+#: At most this many seeds a photo.
+MAX_SEEDS = 12
 #: A card read, or one not read the strips may replace, looks like one card: long
 #: over short side within this range (a photo resized 0.8 x 1 makes a card's 1.4
 #: 1.12 or 1.75).
@@ -241,11 +244,14 @@ def _covered(region: np.ndarray, quads: Sequence[np.ndarray]) -> float:
 
 
 def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np.ndarray]],
-           replaced: set[int], image_shape: tuple[int, ...]) -> bool:
+           replaced: set[int], image_shape: tuple[int, ...],
+           unread: Sequence[tuple[int, np.ndarray]] = ()) -> bool:
     """Does strip card `s` lie where no card read lies (`read`: their quads,
-    strips accepted included), its index in the frame and off the index corners
-    it may not read (`indices`, see `_first_reads`; those of the candidates the
-    strip card replaces, `replaced`, excepted)?
+    strips accepted included) nor a card-shaped one not read that it does not
+    replace (`unread`: (candidate, quad); the seed's own excepted), its index in
+    the frame and off the index corners it may not read (`indices`, see
+    `_first_reads`; those of the candidates the strip card replaces, `replaced`,
+    excepted)?
 
     Why not off the cards read altogether: in a row, the detector's outline of the
     top card often takes in the strip beside it (the seam between two white cards
@@ -255,6 +261,11 @@ def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np
     if region.min() < 0 or region[:, 0].max() > w - 1 or region[:, 1].max() > h - 1:
         return False
     if any(_iou(s.quad, q) >= SAME_CARD for q in read):
+        return False
+    # (A card found, not read, that a strip card half covers without being it:
+    # the two are one card, one of them misplaced, training decks seed 13.)
+    if any(j != s.seed and j not in replaced and _iou(s.quad, q) >= SAME_CARD
+           for j, q in unread):
         return False
     # Its index beside the card it was found from, not under it: a card found whose
     # index the detector took for covered is not read again from a guess beside
@@ -335,7 +346,10 @@ def _seeds(cands: Sequence[Any], cards: Sequence[str | None], shows: Sequence[bo
     if not areas:
         return out
     typical = float(np.median(sure or areas))
-    return [(i, q) for (i, q), a in zip(out, areas) if a >= MIN_SEED_AREA * typical]
+    kept = [(i, q) for (i, q), a in zip(out, areas) if a >= MIN_SEED_AREA * typical]
+    # (A crowded photo, IMG_2542's 21 outlines: the cards read first, time bounded.)
+    kept.sort(key=lambda x: cards[x[0]] is None)
+    return kept[:MAX_SEEDS]
 
 
 def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
@@ -354,13 +368,15 @@ def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
     taken = {c for c in cards if c is not None}
     read = [q for q, c in zip(quads, cards) if c is not None]
     unread = [j for j, c in enumerate(cards) if c is None]
+    shaped = [(j, quads[j]) for j in unread if _usable(cands[j]) and _card_shaped(quads[j])]
     fronts = [(i, q, way) for i, q in seeds for way in (1, -1)]
     accepted: list[tuple[Strip, str, float]] = []
     for _ in range(MAX_CHAIN):
         tries = [Strip(q, k, i, way, e, t, base=seed)
                  for i, seed, way in fronts for q, k, e, t in strip_quads(seed, way, gx, gy)]
         tries = [s for s in tries if _clear(s, read + [a.quad for a, _, _ in accepted],
-                                            indices, _replaced(s, quads, unread), image.shape)]
+                                            indices, _replaced(s, quads, unread), image.shape,
+                                            shaped)]
         if not tries:
             break
         # (A crowded photo: the strongest edges first, the network's time bounded.)
