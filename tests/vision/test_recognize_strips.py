@@ -1,4 +1,4 @@
-"""vision.recognize.strips: the cards of a row, each partly under the next, read
+"""vision.recognize.strips (and stripgeom): the cards of a row, each partly under the next, read
 from the strip of them in view, beside the cards found; never a card read already,
 never a card's own index read from a guess beside it."""
 
@@ -9,7 +9,8 @@ import pytest
 
 from vision.detect import CardCandidate
 from vision.recognize.classifier import DEFAULT_MODEL, Calibration, IndexClassifier, Reading
-from vision.recognize.strips import find_strips, row_ends, strip_quads
+from vision.recognize.stripgeom import gradients, row_ends, strip_quads
+from vision.recognize.strips import find_strips
 
 
 def _rect(x0: float, y0: float, w: float, h: float) -> np.ndarray:
@@ -38,12 +39,7 @@ def _table_with_strip() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def test_the_strips_far_side_is_found_as_an_edge() -> None:
     img, card, strip = _table_with_strip()
-    gx = np.zeros(img.shape[:2], np.float32)
-    gy = np.zeros_like(gx)
-    import cv2
-    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    gx[:] = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy[:] = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = gradients(img)
     found = strip_quads(card, -1, gx, gy)
     assert found, "no strip beside the card"
     q, corner, _, shift = found[0]  # the strongest edge: the strip's left side

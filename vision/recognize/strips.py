@@ -10,8 +10,9 @@ row by a strip's width, its far side a straight edge against the table or the ca
 beneath. So from each card found, both ways along its short side, the strip's far
 side is looked for as a straight edge (shift and turn), its top and bottom sides as
 edges continuing them (a small slide along the card's long side), and the one index
-corner that would be in view is read, with the calibrated single-corner bars. A
-card read is taken as the next seed along the row (rows of 3-5).
+corner that would be in view is read, with the calibrated single-corner bars
+(the search itself: stripgeom.py). A card read is taken as the next seed along
+the row (rows of 3-5).
 
 What keeps this from inventing cards (the referee trusts vision: a wrong card is
 far worse than none): a strip card is reported only when its index reads a card
@@ -37,20 +38,14 @@ import numpy as np
 
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.readings import Reading, combine
+from vision.recognize.stripgeom import (
+    CARD_ASPECT,
+    gradients,
+    long_over_short,
+    row_ends,
+    strip_quads,
+)
 
-#: Shift of a strip card from its seed, as a share of the card's width.
-SHIFT = (0.15, 0.92)
-#: Turns of a fan card against its seed (degrees).
-TURNS = (-10.0, -7.5, -5.0, -2.5, 0.0, 2.5, 5.0, 7.5, 10.0)
-#: Slide of a strip card along its long side, as a share of the card's height.
-SLIDE = 0.12
-#: The far side must be an edge: its mean gradient across at least this (grey
-#: levels per pixel, Sobel 3x3 on a 5x5 blur) ...
-MIN_EDGE = 8.0
-#: ... and the strips tried per seed and way: the strongest far-side edges.
-PEAKS = 8
-#: ... at least this share of the width apart.
-PEAK_GAP = 0.04
 #: Share of a strip card's read index region that may lie on a card's index corner
 #: read already.
 ON_INDEX = 0.05
@@ -105,119 +100,6 @@ class Strip:
     patch: np.ndarray | None = None
     base: np.ndarray | None = None
 
-
-def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    blur = cv2.GaussianBlur(grey, (5, 5), 0)
-    return (cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3),
-            cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3))
-
-
-def _edge_along(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray,
-                n: int = 24) -> np.ndarray:
-    """Mean gradient across segments a->b (arrays (..., 2)), sampled at n points
-    from 8% to 92% of their length (the ends may be under other cards' corners);
-    points outside the image count 0."""
-    f = np.linspace(0.08, 0.92, n, dtype=np.float32)
-    pts = a[..., None, :] + (b - a)[..., None, :] * f[:, None]
-    d = b - a
-    norm = np.hypot(d[..., 0], d[..., 1])[..., None] + 1e-6
-    nx, ny = -d[..., 1:2] / norm, d[..., 0:1] / norm
-    h, w = gx.shape
-    xi = np.rint(pts[..., 0]).astype(np.int64)
-    yi = np.rint(pts[..., 1]).astype(np.int64)
-    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    xi, yi = np.clip(xi, 0, w - 1), np.clip(yi, 0, h - 1)
-    g = np.abs(gx[yi, xi] * nx + gy[yi, xi] * ny) * ok
-    return g.mean(axis=-1)
-
-
-def _turned(q: np.ndarray, deg: float) -> np.ndarray:
-    c = q.mean(axis=0)
-    a = np.radians(deg)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
-    return (q - c) @ rot.T + c
-
-
-def _peaks(profile: np.ndarray, spacing: int, count: int, floor: float) -> list[int]:
-    """Indices of the `count` highest local maxima of `profile` at least `floor`,
-    at least `spacing` apart."""
-    order = np.argsort(-profile)
-    out: list[int] = []
-    for i in order:
-        if profile[i] < floor or len(out) >= count:
-            break
-        if all(abs(int(i) - j) >= spacing for j in out):
-            out.append(int(i))
-    return out
-
-
-def strip_quads(seed: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray
-                ) -> list[tuple[np.ndarray, int, float, float]]:
-    """The strip cards worth reading beside the normalised card quad `seed`, `way`
-    +1 (towards its corner 1 side) or -1 (its corner 0 side): per strip its quad,
-    the index corner that would be in view (see module), its far side's edge
-    strength and its shift (share of the width)."""
-    u = seed[1] - seed[0]
-    width = float(np.hypot(*u))
-    v = seed[3] - seed[0]
-    height = float(np.hypot(*v))
-    if width < 8 or height < 8:
-        return []
-    ts = np.arange(SHIFT[0], SHIFT[1], 1.0 / width, dtype=np.float32)
-    turned = np.stack([_turned(seed, a) for a in TURNS])  # (A, 4, 2)
-    # Every (turn, shift): the far side of the strip card.
-    hyp = turned[:, None] + (way * ts)[None, :, None, None] * u  # (A, T, 4, 2)
-    top, bottom = (1, 2) if way > 0 else (0, 3)
-    score = _edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])  # (A, T)
-    best_turn = score.argmax(axis=0)
-    profile = score.max(axis=0)
-    out = []
-    for i in _peaks(profile, max(2, int(PEAK_GAP * width)), PEAKS, MIN_EDGE):
-        q = _fine(seed, way, TURNS[best_turn[i]], float(ts[i]), gx, gy)
-        out.append((_slid(q, way, gx, gy), 2 if way > 0 else 0, float(profile[i]),
-                    float(ts[i])))
-    return out
-
-
-#: The fine search round a coarse (turn, shift): turns (degrees) and shifts (share
-#: of the width) this far either way.
-FINE_TURN, FINE_SHIFT = 2.0, 0.03
-
-
-def _fine(seed: np.ndarray, way: int, turn: float, t: float, gx: np.ndarray,
-          gy: np.ndarray) -> np.ndarray:
-    """The strip card at the coarse (`turn`, `t`) beside `seed`, its far side
-    snapped onto the strongest edge within FINE_TURN degrees and FINE_SHIFT of it
-    (the coarse grid's 2.5 degrees put a far corner a few pixels off the card's,
-    enough to misplace a strip's whole card on a small photo)."""
-    u = seed[1] - seed[0]
-    width = float(np.hypot(*u))
-    turns = turn + np.arange(-FINE_TURN, FINE_TURN + 1e-6, 0.5)
-    ts = t + np.arange(-FINE_SHIFT, FINE_SHIFT + 1e-6, 0.5 / width, dtype=np.float32)
-    turned = np.stack([_turned(seed, float(a)) for a in turns])
-    hyp = turned[:, None] + (way * ts)[None, :, None, None] * u
-    top, bottom = (1, 2) if way > 0 else (0, 3)
-    score = _edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])
-    a, i = np.unravel_index(int(score.argmax()), score.shape)
-    return hyp[a, i].astype(np.float32)
-
-
-def _slid(q: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
-    """`q` slid along its long side to where its top and bottom sides, over the
-    strip that shows (the far quarter of the card), lie on edges."""
-    height = float(np.hypot(*(q[3] - q[0])))
-    v = (q[3] - q[0]) / max(height, 1e-6)
-    ss = np.arange(-SLIDE, SLIDE + 1e-6, 1.0 / height, dtype=np.float32) * height
-    far, near = ((1, 0), (2, 3)) if way > 0 else ((0, 1), (3, 2))
-    # The strip's visible stretch of the top and bottom sides: from the far corner
-    # a fifth of the width in.
-    a_top, b_top = q[far[0]], q[far[0]] + 0.2 * (q[far[1]] - q[far[0]])
-    a_bot, b_bot = q[near[0]], q[near[0]] + 0.2 * (q[near[1]] - q[near[0]])
-    shift = ss[:, None] * v
-    score = (_edge_along(gx, gy, a_top + shift, b_top + shift, 8)
-             + _edge_along(gx, gy, a_bot + shift, b_bot + shift, 8))
-    return (q + ss[int(score.argmax())] * v).astype(np.float32)
 
 
 _FIELDS = {"corners", "index_visible", "index_patches", "patch_corners", "visible"}
@@ -275,44 +157,10 @@ def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np
     return not any(_covered(region, [r]) > ON_INDEX for i, r in indices if i not in replaced)
 
 
-#: A card's long side over its short one (poker 88/63).
-CARD_ASPECT = 1.4
-
-
-def _side_lengths(q: np.ndarray) -> tuple[float, float]:
-    """Mean lengths of sides 0-1/3-2 and of sides 0-3/1-2."""
-    a = 0.5 * (np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[3])))
-    b = 0.5 * (np.hypot(*(q[3] - q[0])) + np.hypot(*(q[2] - q[1])))
-    return float(a), float(b)
-
-
-def _aspect(quad: np.ndarray) -> float:
-    """Long over short side of the quad (means of opposite sides)."""
-    a, b = _side_lengths(normalize_quad(quad))
-    return max(a, b) / max(min(a, b), 1e-6)
-
-
 def _card_shaped(quad: np.ndarray) -> bool:
     """Is the quad's long over short side that of a card (SEED_ASPECT)?"""
-    return SEED_ASPECT[0] <= _aspect(quad) <= SEED_ASPECT[1]
+    return SEED_ASPECT[0] <= long_over_short(quad) <= SEED_ASPECT[1]
 
-
-def row_ends(quad: np.ndarray, aspect: float = CARD_ASPECT) -> list[np.ndarray]:
-    """The cards at the two ends of an outline round a row of cards standing
-    across it (normalised quads), each as tall as the outline is across and
-    `aspect` (the cards' long over short side) times narrower: along its long sides, or, for a near-square
-    outline (which way the row runs is not told), along either pair of sides."""
-    q = normalize_quad(quad)
-    a, b = _side_lengths(q)  # (normalised: sides 0-1 are the short ones)
-    out = []
-    for p, length, across in ((q, b, a), (q[[1, 2, 3, 0]], a, b)):
-        t = across / aspect / max(length, 1e-6)
-        if t > 0.8:
-            continue
-        # The row runs along p0->p3 and p1->p2; the end cards span p0-p1, p3-p2.
-        out.append(np.array([p[0], p[1], p[1] + (p[2] - p[1]) * t, p[0] + (p[3] - p[0]) * t]))
-        out.append(np.array([p[3] + (p[0] - p[3]) * t, p[2] + (p[1] - p[2]) * t, p[2], p[3]]))
-    return [normalize_quad(e) for e in out]
 
 
 def _seeds(cands: Sequence[Any], cards: Sequence[str | None], shows: Sequence[bool]
@@ -322,7 +170,7 @@ def _seeds(cands: Sequence[Any], cards: Sequence[str | None], shows: Sequence[bo
     shaped like a card: a card of card proportions at each end)."""
     # The cards' shape in this photo: the cards read (a photo may have been
     # resized non-uniformly), else a poker card's.
-    shapes = [_aspect(np.asarray(c.corners)) for c, card in zip(cands, cards)
+    shapes = [long_over_short(np.asarray(c.corners)) for c, card in zip(cands, cards)
               if card is not None and _card_shaped(np.asarray(c.corners))]
     aspect = float(np.median(shapes)) if shapes else CARD_ASPECT
     out = []
@@ -333,7 +181,7 @@ def _seeds(cands: Sequence[Any], cards: Sequence[str | None], shows: Sequence[bo
         # (Between a card's shape and an outline's round two cards: both. As a
         # card only when a corner of it shows an index: else it is likely a part
         # of a card, IMG_2505, whose own index a strip beside it would read.)
-        ratio = _aspect(q) / aspect
+        ratio = long_over_short(q) / aspect
         if AS_CARD[0] <= ratio <= AS_CARD[1] and shows[i]:
             out.append((i, q))
         if not ONLY_CARD[0] <= ratio <= ONLY_CARD[1]:
@@ -363,7 +211,7 @@ def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
     seeds = _seeds(cands, cards, shows)
     if not seeds:
         return list(cands)
-    gx, gy = _gradients(image)
+    gx, gy = gradients(image)
     quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
     taken = {c for c in cards if c is not None}
     read = [q for q, c in zip(quads, cards) if c is not None]
@@ -410,9 +258,8 @@ def _replaced(s: Strip, quads: Sequence[np.ndarray], unread: Sequence[int]) -> s
             continue
         area = float(cv2.contourArea(quads[j]))
         inter = float(cv2.intersectConvexConvex(s.quad, quads[j])[0])
-        if area > 0 and inter >= INSIDE * area:
-            out.add(j)
-        elif _card_shaped(quads[j]) and _iou(s.quad, quads[j]) >= REPLACE:
+        lies_in = area > 0 and inter >= INSIDE * area
+        if lies_in or (_card_shaped(quads[j]) and _iou(s.quad, quads[j]) >= REPLACE):
             out.add(j)
     return out
 
