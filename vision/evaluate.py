@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision.recognize.classifier import IndexClassifier
+from vision.recognize.patch import index_quads
 from vision.recognize.reader import read_candidates
 
 REAL_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-photos-ranks"
@@ -141,6 +142,10 @@ REAL_MIN_IOU = 0.4
 #: sighting's quad and the box is at least MIN_SEEN of the quad's area.
 REAL_INSIDE = 0.85
 MIN_SEEN = 0.12
+#: ... and this share of one of the sighting's index corners lies in the box: what
+#: is seen of a card in a fan is the strip holding its index (a whole-card quad
+#: reaching over a neighbour's strip from under it shows no index there).
+INDEX_SHOWN = 0.5
 
 
 def match_real(boxes: list[tuple[float, float, float, float]], quads: list[Any]
@@ -153,7 +158,8 @@ def match_real(boxes: list[tuple[float, float, float, float]], quads: list[Any]
     strip of itself, whose box overlaps the whole card's by little. So pairs are
     taken by box IoU first (best_matches, REAL_MIN_IOU), then the boxes still
     unmatched are matched to the sightings still unmatched that hold them
-    (REAL_INSIDE, MIN_SEEN), most contained first.
+    (REAL_INSIDE, MIN_SEEN) with one of their index corners in the box
+    (INDEX_SHOWN), the most shown index first.
     """
     qs = [np.asarray(q, np.float32).reshape(4, 2) for q in quads]
     qboxes = [(q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()) for q in qs]
@@ -170,9 +176,13 @@ def match_real(boxes: list[tuple[float, float, float, float]], quads: list[Any]
             if j in used or area <= 0 or qarea <= 0 or area < MIN_SEEN * qarea:
                 continue
             inter, _ = cv2.intersectConvexConvex(rect, cv2.convexHull(q))
-            if inter >= REAL_INSIDE * area:
-                pairs.append((inter / area, i, j))
-    for _, i, j in sorted(pairs, reverse=True):
+            if inter < REAL_INSIDE * area:
+                continue
+            shown = max(cv2.intersectConvexConvex(rect, r)[0] / max(cv2.contourArea(r), 1e-6)
+                        for r in index_quads(q))
+            if shown >= INDEX_SHOWN:
+                pairs.append((shown, inter / area, i, j))
+    for _, _, i, j in sorted(pairs, reverse=True):
         if match[i] is None and j not in used:
             match[i] = j
             used.add(j)

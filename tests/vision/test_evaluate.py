@@ -51,6 +51,11 @@ def test_a_strip_of_a_covered_card_matches_the_whole_card_sighting() -> None:
     assert match_real(labels, [top]) == [0, None]  # the top card is taken already
     far = [[110, 60], [210, 60], [210, 200], [110, 200]]  # holds half the strip
     assert match_real(labels, [top, far]) == [0, None]
+    # A card lying over the strip's card from the left holds the strip's box too,
+    # but neither of its index corners is in it: not this card (IMG_2648 at 0.8x1).
+    across = [[60, 0], [160, 0], [160, 140], [60, 140]]
+    assert match_real([labels[1]], [across, under]) == [1]
+    assert match_real([labels[1]], [across]) == [None]
     tiny = (100, 0, 105, 10)  # 50 px^2 of a 14,000 px^2 card: too little to tell
     assert match_real([tiny], [under]) == [None]
 

@@ -25,6 +25,7 @@ from vision.recognize import pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.patch import extract_index_patches, index_quads
+from vision.recognize.strips import find_strips
 from vision.recognize.unions import split_unions
 from vision.types import CardSighting
 
@@ -193,17 +194,22 @@ def read_candidate(clf: IndexClassifier, image: np.ndarray, cand: Any) -> CardSi
 
 def read_image(clf: IndexClassifier, image: np.ndarray, detect: Detect | None = None
                ) -> list[CardSighting]:
-    """Every card found in `image`, read where the recogniser is sure; an outline
-    round two cards in a row is split where their indices say (unions.py), and
-    cards no outline was found for are looked for by their index (indexfind.py):
-    stills only, the live pipeline keeps its frame budget."""
-    det = detect or default_detector()
-    return read_candidates(clf, image, still_detector(clf, det)(image))
+    """Every card found in `image` (`still_detector`), read where the recogniser is
+    sure. Stills only: the live pipeline keeps its frame budget."""
+    return read_candidates(clf, image, still_detector(clf, detect)(image))
 
 
 def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect:
-    """The detection `read_image` reads from: `detect` (default: the project's), then
-    `split_unions` and `find_by_index` with `clf` (for evaluation, which matches
-    candidates itself)."""
+    """The detection `read_image` reads from (evaluation matches its candidates
+    itself): `detect` (default: the project's), then with `clf`: an outline round two
+    cards in a row split where their indices say (unions.py), the cards of a row or
+    fan found beside those from the strip of them in view (strips.py), and cards no
+    outline was found for looked for by their corner index (indexfind.py)."""
     det = detect or default_detector()
-    return lambda image: find_by_index(clf, image, split_unions(clf, image, det(image)))
+
+    def detect_still(image: np.ndarray) -> list[Any]:
+        cands = split_unions(clf, image, det(image))
+        cands = find_strips(clf, image, cands)
+        return find_by_index(clf, image, cands)
+
+    return detect_still
