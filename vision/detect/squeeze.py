@@ -47,6 +47,7 @@ squeeze), the guessed looks find many lone cards.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -223,6 +224,8 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
     added: list[np.ndarray] = []
     for j in range(n2):
         if all(g.iou(second[j], q) < NEW_IOU for q in first):
+            if not swap and _inside_one(second[j], first, fb, sb[j]):
+                continue
             taken = [q for q in out if q is not None] + added
             if all(g.iou(second[j], o) < NEW_IOU for o in taken):
                 added.append(second[j])
@@ -246,3 +249,13 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
             out[i] = None
         out[main] = second[j]
     return [q for q in out if q is not None] + added
+
+
+def _inside_one(quad: np.ndarray, first: list[np.ndarray], first_boxes: Any,
+                box: Any) -> bool:
+    """Does `quad` lie (INSIDE of it) within a card of the first look? Then a look
+    at a guessed squeeze found a piece of that card (a court card's picture
+    frame on white paper: tests/vision/test_detect_court_frames.py), not a card."""
+    area = max(g.quad_area(quad), 1.0)
+    return any(not g.apart(b, box) and g.intersection_area(quad, q) >= INSIDE * area
+               for q, b in zip(first, first_boxes))
