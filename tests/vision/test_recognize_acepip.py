@@ -4,12 +4,10 @@ clubs, red pips, blurred or partial pips and every other card give nothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip
+from vision_helpers import Cand, deck_or_skip
 
 from vision import cardart
 from vision.recognize import acepip
@@ -21,14 +19,6 @@ CAL = Calibration(min_prob=0.965, min_prob_pair=0.99, suit_min_prob=(0.945, 0.97
                   suit_min_prob_pair=(0.99, 0.99, 0.99, 0.9992))
 
 
-@dataclass
-class Cand:
-    """A detector candidate as pipcheck sees it (with the detector's `visible`)."""
-
-    corners: tuple
-    face_down: bool = False
-    visible: float = 1.0
-    index_visible: tuple[bool, bool] = (True, True)
 
 
 def r(card: str, rank_p: float, suit_p: float = 1.0, none_p: float = 0.0) -> Reading:

@@ -3,11 +3,10 @@ corners show when the network alone falls short of its bars, and never otherwise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 import pytest
+from vision_helpers import Cand
 
 from vision import cardart
 from vision.recognize.classifier import Calibration, Reading, combine
@@ -62,13 +61,6 @@ def test_the_rank_must_still_be_the_networks_likely_one_and_the_suit_pass_its_ba
     assert pip_verdict([r("8S", 0.9, none_p=0.5)], pips(8, red=False), CAL) is None
 
 
-@dataclass
-class Cand:
-    corners: tuple
-    face_down: bool = False
-    visible: float = 1.0
-    index_visible: tuple[bool, bool] = (True, True)
-    index_patches: tuple = ()
 
 
 def test_only_cards_lying_whole_in_view_are_counted() -> None:

@@ -139,3 +139,4 @@ class Cand:
     face_down: bool = False
     index_visible: tuple[bool, bool] = (True, True)
     index_patches: tuple = ()
+    visible: float = 1.0  # share of the card seen (the detector's `visible`)
