@@ -28,7 +28,7 @@ import numpy as np
 
 from vision.recognize.classifier import IndexClassifier
 from vision.recognize.patch import index_quads
-from vision.recognize.reader import read_candidates
+from vision.recognize.reader import read_candidates, without_doubles
 
 REAL_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-photos-ranks"
 _REAL_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -225,9 +225,11 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         else:
             assert detect is not None
             shown = detect(image)
-            match = best_matches([[_poly_iou(t.corners, c.corners) for c in shown]
-                                  for t in truth], 0.5)
         read = read_candidates(clf, image, shown)
+        if quads != "truth":  # as read_image reports them
+            read = without_doubles(read)
+            match = best_matches([[_poly_iou(t.corners, s.corners) for s in read]
+                                  for t in truth], 0.5)
         rep.phantoms += sum(1 for j, s in enumerate(read) if j not in match and s.card)
         pairs = [(t, read[j] if j is not None else None) for t, j in zip(truth, match)]
         for t, sighting in pairs:
@@ -311,7 +313,7 @@ def evaluate_real(clf: IndexClassifier, *, root: Path = REAL_PHOTOS, split: str 
         sx, sy = stretch
         image = stretched(load_image(root / "images" / split / name), sx, sy)
         rep.images += 1
-        sightings = read_candidates(clf, image, det(image))
+        sightings = without_doubles(read_candidates(clf, image, det(image)))
         scaled = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for _, (x0, y0, x1, y1) in labels[name]]
         match = match_real(scaled, [s.corners for s in sightings])
         for (rank, _), best in zip(labels[name], match):

@@ -10,7 +10,7 @@ import numpy as np
 from vision_helpers import Cand
 
 from vision.recognize.classifier import Calibration, CardReading, Reading
-from vision.recognize.reader import one_of_each, read_candidates
+from vision.recognize.reader import one_of_each, read_candidates, without_doubles
 from vision.types import CardSighting
 
 
@@ -38,6 +38,22 @@ def test_the_card_whose_read_index_lies_on_the_other_is_unread() -> None:
     out = one_of_each([seen(A, "QH"), seen(B, "QH")], [(True, False), (True, True)])
     assert [s.card for s in out] == ["QH", None]
     assert out[1].corners == B and out[1].rank is None and out[1].suit is None
+
+
+def test_an_unread_double_of_a_read_card_is_dropped() -> None:
+    """One card seen twice (its outline and a grown half, IoU about 0.75) tells of
+    one card; a card lying across it (IoU 0.56, turned 90 degrees), a card beside
+    it and a back there are other cards and stay."""
+    read = seen(rect(100, 100), "QH")
+    double = seen(rect(100, 100, 63, 70), None)  # a shorter outline of the same card
+    cx, cy = 100 + 31.5, 100 + 44.0
+    across = seen(((cx - 44, cy - 31.5), (cx + 44, cy - 31.5), (cx + 44, cy + 31.5),
+                   (cx - 44, cy + 31.5)), None)
+    beside = seen(rect(140, 100), None)
+    back = CardSighting(rect(100, 100), True)
+    out = without_doubles([read, double, across, beside, back])
+    assert out == [read, across, beside, back]
+    assert without_doubles([double, across]) == [double, across]  # nothing read
 
 
 def test_both_unread_when_nothing_tells_which() -> None:
