@@ -61,7 +61,8 @@ class DetectorConfig:
     `min_card_frac`: smallest card short side, as a share of the image's long side.
     `with_patches`: cut index patches (the pipeline needs them; recall tests don't).
     `unsqueeze`: look again at a frame whose cards show it squeezed (squeeze.py;
-    a photo resized non-uniformly, a steep camera): 17-26 ms on such a frame.
+    a photo resized non-uniformly, a steep camera), or at 0.8 and 1.25 when no card
+    of the first look is sure enough to tell: 17-30 ms a look, on such frames only.
     """
 
     min_card_frac: float = 0.04
