@@ -72,6 +72,11 @@ def run_recognize(args: argparse.Namespace) -> int:
     except VisionError as exc:
         print(f"recognize: {exc}", file=sys.stderr)
         return 2
+    # One OpenCV thread: some of its parallel loops sum in another order with more
+    # threads, which moved a real photo's outlines (IMG_2635 resized 0.8 x 1: 2
+    # candidates on one thread, 4 on two). A photo must read the same on a Pi's four
+    # cores as on the machine that measured it (make bench runs one thread).
+    cv2.setNumThreads(1)
     detect = default_detector()
     failed = 0
     for path in args.images:

@@ -122,3 +122,17 @@ def test_enroll_from_a_folder_of_frames_then_recognize_with_the_deck(tmp_path, m
     assert all(g in ([], [card]) for g, card in zip(got, cards))  # never wrong
     assert sum(g == [card] for g, card in zip(got, cards)) >= 3
     assert main(["enroll", "--remove", "atlas"]) == 0
+
+
+def test_recognize_reads_on_one_opencv_thread(table, capsys):
+    """The same photo reads the same whatever the machine's cores: the figures of
+    `make bench` are measured on one thread, so the command runs on one."""
+    d, _ = table
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(2)
+        main(["recognize", "--json", str(d / "black.png")])
+        assert cv2.getNumThreads() == 1
+    finally:
+        cv2.setNumThreads(before)
+    capsys.readouterr()
