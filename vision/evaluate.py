@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision.recognize.classifier import IndexClassifier
+from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import index_quads
 from vision.recognize.reader import read_candidates, without_doubles
 
@@ -88,12 +89,6 @@ class RenderedReport:
     scenes: int = 0
 
 
-def _poly_iou(a: Any, b: Any) -> float:
-    a = np.asarray(a, np.float32).reshape(4, 2)
-    b = np.asarray(b, np.float32).reshape(4, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    ua = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
-    return float(inter / ua) if ua > 0 else 0.0
 
 
 def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
@@ -228,7 +223,7 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         read = read_candidates(clf, image, shown)
         if quads != "truth":  # as read_image reports them
             read = without_doubles(read)
-            match = best_matches([[_poly_iou(t.corners, s.corners) for s in read]
+            match = best_matches([[quad_iou(t.corners, s.corners) for s in read]
                                   for t in truth], 0.5)
         rep.phantoms += sum(1 for j, s in enumerate(read) if j not in match and s.card)
         pairs = [(t, read[j] if j is not None else None) for t, j in zip(truth, match)]

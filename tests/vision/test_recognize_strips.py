@@ -120,7 +120,8 @@ def test_rendered_rows_read_more_cards_none_wrong() -> None:
     import cv2
 
     from vision.detect import detect_cards
-    from vision.evaluate import _poly_iou, best_matches
+    from vision.evaluate import best_matches
+    from vision.recognize.overlap import quad_iou
     from vision.recognize.reader import read_candidates
     from vision.recognize.unions import split_unions
     from vision.scene import SceneRenderer
@@ -137,7 +138,7 @@ def test_rendered_rows_read_more_cards_none_wrong() -> None:
         found = split_unions(clf, image, detect_cards(image))
         for cands, was in ((found, True), (find_strips(clf, image, found), False)):
             read = read_candidates(clf, image, cands)
-            match = best_matches([[_poly_iou(t.corners, c.corners) for c in cands]
+            match = best_matches([[quad_iou(t.corners, c.corners) for c in cands]
                                   for t in truth], 0.5)
             assert not any(s.card for j, s in enumerate(read) if j not in match), "phantom"
             for t, j in zip(truth, match):

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.recognize.indexfind_marks import card_quad, index_marks, on_paper
+from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.recognize.readings import Calibration, CardReading, Reading, combine
 
@@ -112,10 +113,6 @@ def agree(reads: Sequence[Reading], calib: Calibration) -> bool:
     return len(named) == 1 and passing >= MIN_PASSING
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _inside(p: np.ndarray, quad: np.ndarray) -> bool:
@@ -138,9 +135,9 @@ def distinct(finds: list[Find]) -> list[Find]:
     dropped: set[int] = set()
     for f in order:
         same = [k for k, g in enumerate(kept) if g.reading.card == f.reading.card
-                and _iou(f.quad, g.quad) > SAME]
+                and quad_iou(f.quad, g.quad) > SAME]
         clash = [k for k, g in enumerate(kept) if g.reading.card != f.reading.card
-                 and _iou(regions[id(f)], regions[id(g)]) > SAME]
+                 and quad_iou(regions[id(f)], regions[id(g)]) > SAME]
         dropped.update(clash)
         if not same and not clash:
             kept.append(f)
@@ -172,7 +169,7 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
         holds = {k // 2 for k, (r, _) in enumerate(regions) if _inside(centre, r)}
         if any(sightings[j].card or not _as_long(f.quad, quads[j]) for j in holds):
             continue
-        same = {j for j, q in enumerate(quads) if _iou(f.quad, q) > SAME_CARD}
+        same = {j for j, q in enumerate(quads) if quad_iou(f.quad, q) > SAME_CARD}
         if any(sightings[j].card for j in same):
             continue
         # An unread outline of this card's size there is this card, found better (an

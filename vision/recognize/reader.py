@@ -24,6 +24,7 @@ import numpy as np
 from vision.recognize import pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
+from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.strips import find_strips
 from vision.recognize.unions import split_unions
@@ -195,7 +196,7 @@ def without_doubles(sightings: Sequence[CardSighting]) -> list[CardSighting]:
         return list(sightings)
     return [s for s in sightings
             if s.card is not None or s.face_down or not any(
-                _same_way(q, r) and _iou(q, r) >= DOUBLE_IOU
+                _same_way(q, r) and quad_iou(q, r) >= DOUBLE_IOU
                 for q in [np.asarray(s.corners, np.float32)] for r in read)]
 
 
@@ -209,10 +210,6 @@ def _same_way(a: np.ndarray, b: np.ndarray) -> bool:
     return min(d, 180.0 - d) <= SAME_WAY_DEG
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def _index_on(s: CardSighting, visible: tuple[bool, ...], other: CardSighting) -> bool:

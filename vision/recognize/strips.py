@@ -36,6 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.readings import Reading, combine
 from vision.recognize.stripgeom import (
@@ -111,10 +112,6 @@ def _usable(cand: Any) -> bool:
                 and not getattr(cand, "face_down", False))
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def _covered(region: np.ndarray, quads: Sequence[np.ndarray]) -> float:
@@ -142,11 +139,11 @@ def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np
     h, w = image_shape[:2]
     if region.min() < 0 or region[:, 0].max() > w - 1 or region[:, 1].max() > h - 1:
         return False
-    if any(_iou(s.quad, q) >= SAME_CARD for q in read):
+    if any(quad_iou(s.quad, q) >= SAME_CARD for q in read):
         return False
     # (A card found, not read, that a strip card half covers without being it:
     # the two are one card, one of them misplaced, training decks seed 13.)
-    if any(j != s.seed and j not in replaced and _iou(s.quad, q) >= SAME_CARD
+    if any(j != s.seed and j not in replaced and quad_iou(s.quad, q) >= SAME_CARD
            for j, q in unread):
         return False
     # Its index beside the card it was found from, not under it: a card found whose
@@ -259,7 +256,7 @@ def _replaced(s: Strip, quads: Sequence[np.ndarray], unread: Sequence[int]) -> s
         area = float(cv2.contourArea(quads[j]))
         inter = float(cv2.intersectConvexConvex(s.quad, quads[j])[0])
         lies_in = area > 0 and inter >= INSIDE * area
-        if lies_in or (_card_shaped(quads[j]) and _iou(s.quad, quads[j]) >= REPLACE):
+        if lies_in or (_card_shaped(quads[j]) and quad_iou(s.quad, quads[j]) >= REPLACE):
             out.add(j)
     return out
 
@@ -318,7 +315,7 @@ def _one_each(new: list[tuple[Strip, str, float]], old: list[tuple[Strip, str, f
     out = []
     for group in by_card.values():
         group.sort(key=lambda x: -x[2])
-        if all(_iou(group[0][0].quad, x[0].quad) >= SAME_CARD for x in group[1:]):
+        if all(quad_iou(group[0][0].quad, x[0].quad) >= SAME_CARD for x in group[1:]):
             out.append(group[0])
     return out
 

@@ -39,9 +39,9 @@ from collections.abc import Sequence
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, NamedTuple
 
-import cv2
 import numpy as np
 
+from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, normalize_quad
 from vision.recognize.pipcheck import uncovered
 from vision.recognize.readings import combine
@@ -251,17 +251,8 @@ SAME_CARD = 0.5
 
 def _found_already(sub: np.ndarray, cands: Sequence[Any], skip: int) -> bool:
     """Does end card `sub` lie where another candidate than cands[skip] lies?"""
-    a = np.asarray(sub, np.float32).reshape(4, 2)
-    area_a = float(cv2.contourArea(a))
-    for j, c in enumerate(cands):
-        if j == skip:
-            continue
-        b = np.asarray(c.corners, np.float32).reshape(4, 2)
-        inter, _ = cv2.intersectConvexConvex(a, b)
-        union = area_a + float(cv2.contourArea(b)) - inter
-        if union > 0 and inter / union >= SAME_CARD:
-            return True
-    return False
+    return any(quad_iou(sub, c.corners) >= SAME_CARD
+               for j, c in enumerate(cands) if j != skip)
 
 
 def _what(ends: tuple[End, End], cards: tuple[str, str], outline: np.ndarray

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from vision.recognize.classifier import SECOND_LOOK_SCALES, look_quads
+from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import PATCH_H, PATCH_W, extract_index_patches
 from vision.training.calibrate import CalCard
 
@@ -31,12 +32,6 @@ SEED = 20240777
 JITTER_PX = 2.0
 #: Least overlap (IoU) for a detection to count as a card's (vision.evaluate's rule).
 MIN_IOU = 0.5
-
-
-def _poly_iou(a: Any, b: Any) -> float:
-    from vision.evaluate import _poly_iou as iou
-
-    return iou(a, b)
 
 
 def scene_cards(decks: Sequence[str], n_scenes: int, seed: int = SEED,
@@ -88,7 +83,7 @@ def scene_cards(decks: Sequence[str], n_scenes: int, seed: int = SEED,
             best, best_iou = None, MIN_IOU
             for j, c in enumerate(cands):
                 if j not in used:
-                    iou = _poly_iou(t.corners, c.corners)
+                    iou = quad_iou(t.corners, c.corners)
                     if iou > best_iou:
                         best, best_iou = j, iou
             if best is not None:
