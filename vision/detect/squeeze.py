@@ -114,6 +114,14 @@ def frame_squeeze(quads: list[np.ndarray]) -> float | None:
     return float(_SQUEEZES[int(np.argmin(err.sum(axis=1)))])
 
 
+def told_squeeze(quads: list[np.ndarray], support: list[float]) -> tuple[float | None, bool]:
+    """The frame's squeeze as its sure cards (edge `support` >= TELLING_SUPPORT)
+    tell it, else as all its cards do (None without cards); and whether sure cards
+    told it. The detector's second look and unions.py's end cards ask the same."""
+    telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
+    return frame_squeeze(telling or quads), bool(telling)
+
+
 def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
                       long_side: int = WORK_LONG_SIDE) -> tuple[float, float]:
     """(fx, fy) resizing a frame of `shape` so that its squeeze is undone and its
@@ -150,8 +158,7 @@ def second_look(
     squeeze, none is guessed: a look at a wrong one finds cards misshapen, one of
     them round a card and the strip of the one under it, read as the card on top
     (held-out decks, seed 99 scene 173: KS read as JC)."""
-    telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
-    k = frame_squeeze(telling or quads)
+    k, telling = told_squeeze(quads, support)
     if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
         # (told, which a mistaken quad may do: the guess on its other side too,
         # unless cards of the first look are sure)

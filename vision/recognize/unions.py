@@ -127,12 +127,11 @@ def frame_squeezes(cands: Sequence[Any], skip: int) -> tuple[float, ...]:
     the frame's other cards show, when that lies outside squeeze.SQUEEZE_BAND;
     GUESSED_SQUEEZES when there are no other cards (the outline tried, two cards
     taken for one, would tell a wrong one)."""
-    from vision.detect.squeeze import SQUEEZE_BAND, TELLING_SUPPORT, frame_squeeze
+    from vision.detect.squeeze import SQUEEZE_BAND, told_squeeze
 
     others = [c for j, c in enumerate(cands) if j != skip and not getattr(c, "face_down", False)]
-    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in others]
-    telling = [q for q, c in zip(quads, others) if getattr(c, "score", 0.0) >= TELLING_SUPPORT]
-    k = frame_squeeze(telling or quads)
+    k, _ = told_squeeze([np.asarray(c.corners, np.float32).reshape(4, 2) for c in others],
+                        [getattr(c, "score", 0.0) for c in others])
     if k is None:
         return GUESSED_SQUEEZES
     if SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
