@@ -11,7 +11,7 @@ import pytest
 from vision.evaluate import REAL_PHOTOS, real_labels
 from vision.recognize.classifier import DEFAULT_MODEL, IndexClassifier
 from vision.recognize.memo import ReadingMemo, patch_key
-from vision.recognize.readings import Calibration, Reading
+from vision.recognize.readings import Calibration, CardReading, Reading
 
 
 class MeanRecognizer:
@@ -42,6 +42,31 @@ def test_a_patch_shown_again_is_read_once_and_reads_the_same() -> None:
     assert patch_key(a) != patch_key(a.reshape(32, 64, 3))
     assert memo.calibration is clf.calibration and memo.deck is None
     assert memo.fallback is None and memo.look_again_many is None
+
+
+class CountingPair:
+    """A second opinion that reads a card's first patch's mean; records every call."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def read(self, cuts: list[list[np.ndarray]], firsts: list[list[Reading]]
+             ) -> list[CardReading]:
+        self.calls.append(len(cuts))
+        return [CardReading("AS", float(ps[0].mean()), "A", "S") for ps in cuts]
+
+
+def test_a_card_asked_about_again_gets_the_pairs_first_verdict() -> None:
+    a, b = (np.full((64, 32, 3), v, np.uint8) for v in (10, 20))
+    clf = MeanRecognizer()
+    pair = CountingPair()
+    clf.fallback = pair  # type: ignore[attr-defined]
+    memo = ReadingMemo(clf)
+    assert memo.fallback is not None
+    first = memo.fallback.read([[a], [b, a]], [[], []])
+    again = memo.fallback.read([[b, a.copy()], [b]], [[], []])
+    assert pair.calls == [2, 1]  # [b] alone is a card not seen: [b, a] was
+    assert [v.confidence for v in first + again] == [10.0, 20.0, 20.0, 20.0]
 
 
 needs_photos = pytest.mark.skipif(
