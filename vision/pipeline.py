@@ -8,6 +8,10 @@ as is, marked `changed=False`. When something changed, detection runs again, but
 card found at the same place as before whose part of the thumbnail did not change
 keeps its earlier reading instead of being read again.
 
+OpenCV runs on one thread once a Pipeline is made (`Pipeline(opencv_threads=...)`):
+on more, some of its loops give other edges, and a frame would read otherwise than
+where it was measured.
+
 The recogniser is passed in (composition root: referee/), anything with
 `classify(patches) -> list[Reading]`, `calibration` and `deck` like
 `vision.recognize.IndexClassifier` (and its `wants_second_look`/`look_again_many` for
@@ -72,10 +76,31 @@ class _Memo:
 LIVE_DETECTOR = DetectorConfig(unsqueeze=False)
 
 
+#: OpenCV's thread count a Pipeline sets when made (see Pipeline).
+OPENCV_THREADS = 1
+
+
 class Pipeline:
     """Frame -> FrameReading. Keep one per camera: it remembers the last frame.
 
-    `detector` defaults to LIVE_DETECTOR (camera frames, not photos)."""
+    `detector` defaults to LIVE_DETECTOR (camera frames, not photos).
+
+    `opencv_threads` (default OPENCV_THREADS = 1) is set as OpenCV's thread count
+    when the pipeline is made: cv2.setNumThreads, which is process-wide (every
+    OpenCV call of the process runs with it from then on). Why: some of OpenCV's
+    parallel loops give other outputs on more threads. cv2.Canny (the detector's
+    edge maps, vision.detect.evidence) gave other edges on two threads than on one
+    for the same input in 14 of 551 calls over the real train photos (and
+    cv2.magnitude in 2 of 331), which moved the sightings of 2 of the 296 photos
+    through this pipeline (IMG_2421's king of spades: its outline a pixel off,
+    tests/vision/test_pipeline_threads.py): a frame read on a Pi's four cores
+    could read otherwise than where it was measured. One is the count it is
+    measured with: `python -m bench vision` times the pipeline on one core (its
+    30 ms budget), evaluation and `cardtable recognize` read on one thread too
+    (cv2.dnn, the network's runtime where onnxruntime is missing, runs on it
+    alike), and the camera loop and the referee share the Pi's other cores. `opencv_threads=None` leaves OpenCV's setting alone (a
+    caller that manages threads itself, knowing its readings may then differ).
+    """
 
     def __init__(
         self,
@@ -83,11 +108,14 @@ class Pipeline:
         *,
         detector: DetectorConfig | None = None,
         change: ChangeConfig | None = None,
+        opencv_threads: int | None = OPENCV_THREADS,
     ) -> None:
         self.recognizer = recognizer
         self.detector = detector or LIVE_DETECTOR
         self.change = change or ChangeConfig()
         self._memo: _Memo | None = None
+        if opencv_threads is not None:
+            cv2.setNumThreads(opencv_threads)
 
     def reset(self) -> None:
         """Forget the last frame (the next one is read in full)."""

@@ -8,7 +8,8 @@ second opinion (fallback.py), and gives a second look (one more call) to those w
 corners agreed but fell short of the bars: cheapest first, so that the cards one
 settles spare the next. It reports backs as backs, and finally applies
 `one_of_each`. `read_image` is the same composition without state: detect,
-then read. Detection is passed in (`detect`) so that evaluation can also feed
+then read (what each patch read is remembered for that photo only, so that its
+reading steps show the network each patch once: memo.py). Detection is passed in (`detect`) so that evaluation can also feed
 ground-truth quads.
 """
 
@@ -24,6 +25,7 @@ import numpy as np
 from vision.recognize import pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
+from vision.recognize.memo import ReadingMemo
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.strips import find_strips
@@ -234,8 +236,11 @@ def read_image(clf: IndexClassifier, image: np.ndarray, detect: Detect | None = 
                ) -> list[CardSighting]:
     """Every card found in `image` (`still_detector`), read where the recogniser is
     sure, each card once (`without_doubles`). Stills only: the live pipeline keeps
-    its frame budget."""
-    return without_doubles(read_candidates(clf, image, still_detector(clf, detect)(image)))
+    its frame budget. One ReadingMemo serves the photo's every step, the last
+    reading included: each distinct patch goes through the network once."""
+    memo = ReadingMemo(clf)
+    cands = _still_candidates(memo, image, detect or default_detector())
+    return without_doubles(read_candidates(memo, image, cands))
 
 
 def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect:
@@ -243,12 +248,20 @@ def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect
     itself): `detect` (default: the project's), then with `clf`: an outline round two
     cards in a row split where their indices say (unions.py), the cards of a row or
     fan found beside those from the strip of them in view (strips.py), and cards no
-    outline was found for looked for by their corner index (indexfind.py)."""
+    outline was found for looked for by their corner index (indexfind.py). Each call
+    reads its photo through a ReadingMemo of its own (memo.py: a patch the steps
+    share is read once)."""
     det = detect or default_detector()
 
     def detect_still(image: np.ndarray) -> list[Any]:
-        cands = split_unions(clf, image, det(image))
-        cands = find_strips(clf, image, cands)
-        return find_by_index(clf, image, cands)
+        return _still_candidates(ReadingMemo(clf), image, det)
 
     return detect_still
+
+
+def _still_candidates(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> list[Any]:
+    """`detect`'s candidates after unions, strips and indexfind, all reading through
+    the photo's `memo`."""
+    cands = split_unions(memo, image, detect(image))
+    cands = find_strips(memo, image, cands)
+    return find_by_index(memo, image, cands)
