@@ -8,6 +8,7 @@ classifier has its own tests.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
@@ -229,3 +230,21 @@ def test_live_frames_skip_the_unsqueeze_look() -> None:
 
     assert Pipeline().detector is LIVE_DETECTOR
     assert LIVE_DETECTOR.unsqueeze is False
+
+
+def test_a_card_found_twice_is_given_once(table: np.ndarray,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # The detector may give one card twice (its outline, and a half of it grown
+    # whole), of which one reads: the referee must see one card there, not a second
+    # card seen but not read.
+    from vision import pipeline
+    from vision.detect import detect_cards
+
+    found = detect_cards(table, pipeline.LIVE_DETECTOR)
+    first = next(c for c in found if not c.face_down)
+    double = replace(first, corners=tuple((x + 3.0, y + 2.0) for x, y in first.corners),
+                     index_visible=(False, False), index_patches=(), patch_corners=())
+    monkeypatch.setattr(pipeline, "detect_cards", lambda image, config: [*found, double])
+    r = Pipeline(CountingRecognizer()).read(Frame(table, 0, 0.0))
+    assert len(r.cards) == len(found) == 8
+    assert sum(c.card is None and not c.face_down for c in r.cards) == 0
