@@ -211,18 +211,23 @@ def report_lines(rep: PhotoReport) -> list[str]:
     return lines
 
 
-def bench(out: Callable[[str], None] = print, photos: int = 60, seed: int = 4321
-          ) -> dict[str, float]:
-    """Print the held-out decks' figures on `photos` rendered phone-like photos, half
-    of them resized non-uniformly; returns the key figures."""
+def bench(out: Callable[[str], None] = print, photos: int = 50, seed: int = 4321,
+          decks: Sequence[Any] | None = None) -> dict[str, float]:
+    """Print the figures on `photos` rendered phone-like photos of `decks` (default:
+    the held-out decks), half of them resized non-uniformly; returns the key figures."""
     from vision.recognize.classifier import IndexClassifier
     from vision.training.split import heldout_decks
 
+    threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
-    decks = heldout_decks()
+    names = [d if isinstance(d, str) else d.name for d in (decks or heldout_decks())]
     t0 = time.perf_counter()
-    rep = evaluate_photos(IndexClassifier.load(), decks, photos, seed, resize_share=0.5)
-    out(f"phone-like rendered photos of held-out decks ({', '.join(d.name for d in decks)}; "
+    try:
+        rep = evaluate_photos(IndexClassifier.load(), names, photos, seed, resize_share=0.5)
+    finally:
+        cv2.setNumThreads(threads)
+    out(f"phone-like rendered photos of {'held-out decks' if decks is None else 'decks'} "
+        f"({', '.join(names)}; "
         f"{photos} photos, 1-6 cards, seed {seed}, half resized 0.75-1.33 on one axis; "
         f"{time.perf_counter() - t0:.0f} s):")
     for line in report_lines(rep):
