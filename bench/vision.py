@@ -238,11 +238,11 @@ def main() -> None:
         print("  recognition: skipped (no model; `make model`)")
 
 
-def photos(out: Callable[[str], None] = print, n: int = 50,
+def photos(out: Callable[[str], None] = print, n: int = 60,
            decks: list[str] | None = None) -> dict[str, float]:
     """Rank-only and whole-card reading of rendered phone-like photos of the held-out
     decks (vision.evaluate_photos): the stand-in for the judges' photos of decks we
-    have none of (about 1 s a photo with the rendering; 50 keep it under a minute)."""
+    have none of (about 0.6 s a photo with the rendering: 60 take under a minute)."""
     from vision import evaluate_photos
 
     return evaluate_photos.bench(out, photos=n, decks=decks)

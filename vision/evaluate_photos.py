@@ -211,7 +211,7 @@ def report_lines(rep: PhotoReport) -> list[str]:
     return lines
 
 
-def bench(out: Callable[[str], None] = print, photos: int = 50, seed: int = 4321,
+def bench(out: Callable[[str], None] = print, photos: int = 60, seed: int = 4321,
           decks: Sequence[Any] | None = None) -> dict[str, float]:
     """Print the figures on `photos` rendered phone-like photos of `decks` (default:
     the held-out decks), half of them resized non-uniformly; returns the key figures."""

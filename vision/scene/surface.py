@@ -36,16 +36,27 @@ def _page(d: Distractor, uv: np.ndarray, rng: np.random.Generator) -> np.ndarray
     """A light page of text lines in columns, often with a picture block."""
     w, h = d.size_mm, d.size_mm * d.aspect
     u, v = uv[..., 0] + w / 2, uv[..., 1] + h / 2  # from the page's corner
-    pitch = float(rng.uniform(3.0, 6.5))
-    cell = float(rng.uniform(3.0, 8.0))
+    pitch = float(rng.uniform(3.5, 6.0))  # line spacing, mm
+    cell = float(rng.uniform(1.5, 2.5))  # a letter, mm
     margin = float(rng.uniform(4.0, 12.0))
-    words = rng.random((int(h / pitch) + 2, int(w / cell) + 2)) < 0.8
-    row = np.clip((v / pitch).astype(np.int64), 0, words.shape[0] - 1)
-    col = np.clip((u / cell).astype(np.int64), 0, words.shape[1] - 1)
-    ink = (words[row, col] & ((v % pitch) < 0.5 * pitch) & ((u % cell) < 0.85 * cell)
-           & (u > margin) & (u < w - margin) & (v > margin) & (v < h - margin))
+    # words of 2-9 letters and a blank letter between them, row by row
+    cols = int(w / cell) + 2
+    letters = np.zeros((int(h / pitch) + 2, cols), bool)
+    for r in range(letters.shape[0]):
+        c = 0
+        while c < cols:
+            n = int(rng.integers(2, 10))
+            letters[r, c:c + n] = True
+            c += n + 1
+    row = np.clip((v / pitch).astype(np.int64), 0, letters.shape[0] - 1)
+    col = np.clip((u / cell).astype(np.int64), 0, cols - 1)
+    # a letter is strokes, not a block: on its cell's left 3/4, in the line's x-height
+    strokes = np.sin(u * (2 * np.pi / (cell * 0.5))) > -0.2
+    ink = (letters[row, col] & ((v % pitch) < 0.45 * pitch) & ((u % cell) < 0.75 * cell)
+           & strokes & (u > margin) & (u < w - margin) & (v > margin) & (v < h - margin))
     out = np.empty(uv.shape[:2] + (3,), np.float32)
-    out[:] = np.asarray(d.colour, np.float32)
+    page = np.asarray(d.colour, np.float32)
+    out[:] = page
     ink_colour = np.array([30, 30, 35] if rng.random() < 0.8 else [40, 40, 170], np.float32)
     out[ink] = ink_colour
     if rng.random() < 0.6:  # a picture: a block of smooth colour noise
