@@ -36,6 +36,7 @@ from vision.scene.spec import (
     CardTruth,
     Distractor,
     DistractorShape,
+    LightSpec,
     SceneSpec,
     TableStyle,
 )
@@ -219,6 +220,16 @@ def _occluder(rng: np.random.Generator, spot: tuple[float, float, float]) -> Dis
                       seed=int(rng.integers(2 ** 31)), over_cards=True, texture=kind)
 
 
+def _photo_light(rng: np.random.Generator, size: tuple[int, int]) -> LightSpec:
+    """`random_light` with its glare scaled to the photo: its radii are pixels of a
+    1280-wide frame, so in a 378-wide photo one highlight would wash out every card
+    (no real photo is lit like that)."""
+    light = random_light(rng, size, 1.0, (0.6, 1.35))
+    k = max(size) / 1280.0
+    return dataclasses.replace(light, glare=tuple(
+        dataclasses.replace(g, radius=g.radius * k) for g in light.glare))
+
+
 def random_photo_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], *,
                       resize_share: float = 0.3, occluder: float = 0.3,
                       cards: Sequence[str] = ALL_CARDS) -> PhotoSpec:
@@ -254,7 +265,7 @@ def random_photo_spec(rng: np.random.Generator, decks: Sequence[DeckArt | str], 
     scene = SceneSpec(
         cards=placed, size=size, table=_pick(rng, TABLES),  # type: ignore[arg-type]
         table_seed=int(rng.integers(2 ** 31)), camera=cam,
-        light=random_light(rng, size, 1.0, (0.6, 1.35)),
+        light=_photo_light(rng, size),
         blur_sigma=float(rng.uniform(0.3, 1.2)) if rng.random() < 0.7 else 0.0,
         motion_px=float(rng.uniform(2, 5)) if rng.random() < 0.1 else 0.0,
         motion_deg=float(rng.uniform(0, 180)),
