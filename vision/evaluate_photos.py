@@ -12,7 +12,8 @@ exactly as `evaluate_real` does (`reader.still_detector`, `read_candidates`,
 * `cards`: the whole card.
 
 Cards with no index in view (a book over both corners) are not scored unless read
-wrong (as evaluate_rendered); `phantoms` are readings where no card is. Every scored
+wrong (as evaluate_rendered); `phantoms` are readings where no card is (matched to
+no card by quad or by index corner, `match_photo`). Every scored
 card is kept as a `PhotoCard` record (layout, outcome, ...) so misses can be told
 apart: never found ("missed"), found but unread ("unread"), rank alone ("rank"),
 read wrong ("wrong": its rank; "suit": rank right, suit wrong).
@@ -35,12 +36,11 @@ from vision.recognize.patch import index_quads
 from vision.scene.spec import CardTruth
 from vision.types import CardSighting
 
-#: A sighting is the card whose quad it overlaps by this IoU (best pairs first) ...
+#: A sighting is the card whose quad it overlaps by this IoU (best pairs first), or
+#: the card whose uncovered index region its own index corner covers by INDEX_SHOWN
+#: (a card in part in view, under a book or in a fan: the detector's quad may reach
+#: well past the card, yet its corner read is that card's index).
 MIN_IOU = 0.5
-#: ... or, for a card seen in part (under a book, in a fan: the detector may give
-#: only the part in view), when one of the card's uncovered index regions lies
-#: INDEX_SHOWN in the sighting and this share of the sighting lies on the card.
-ON_CARD = 0.7
 
 OUTCOMES = ("right", "rank", "suit", "unread", "missed", "wrong")
 
@@ -88,36 +88,59 @@ def rank_of(card: str | None) -> str | None:
     return card[:-1] if card else None
 
 
-def match_photo(truth: Sequence[CardTruth], sightings: Sequence[CardSighting]
-                ) -> list[int | None]:
-    """For each true card, the sighting it is matched with, or None (MIN_IOU, then
-    ON_CARD for cards seen in part, the most shown index first)."""
-    iou = [[quad_iou(t.corners, s.corners) for s in sightings] for t in truth]
-    match = best_matches(iou, MIN_IOU)
-    used = {j for j in match if j is not None}
-    pairs = []
-    for i, t in enumerate(truth):
-        if match[i] is not None or t.face_down:
+def _area(q: np.ndarray) -> float:
+    return float(cv2.contourArea(q))
+
+
+def _index_shown(t: CardTruth, s: CardSighting) -> float:
+    """How much of `t`'s uncovered index regions one of `s`'s index corners covers
+    (the best pair; 0 when no index of `t` is in view)."""
+    best = 0.0
+    for r in t.index_regions:
+        if not r.visible:
             continue
-        card = np.asarray(t.corners, np.float32).reshape(4, 2)
-        for j, s in enumerate(sightings):
-            if j in used:
-                continue
-            q = cv2.convexHull(np.asarray(s.corners, np.float32).reshape(4, 2))
-            area = float(cv2.contourArea(q))
-            if area <= 0 or cv2.intersectConvexConvex(q, cv2.convexHull(card))[0] \
-                    < ON_CARD * area:
-                continue
-            shown = max((cv2.intersectConvexConvex(
-                np.asarray(r.quad, np.float32).reshape(4, 2), q)[0]
-                / max(float(cv2.contourArea(np.asarray(r.quad, np.float32))), 1e-6)
-                for r in t.index_regions if r.visible), default=0.0)
-            if shown >= INDEX_SHOWN:
-                pairs.append((shown, i, j))
-    for _, i, j in sorted(pairs, reverse=True):
+        region = cv2.convexHull(np.asarray(r.quad, np.float32).reshape(4, 2))
+        area = _area(region)
+        for q in index_quads(s.corners):
+            inter, _ = cv2.intersectConvexConvex(region, cv2.convexHull(q))
+            best = max(best, inter / area if area > 0 else 0.0)
+    return best
+
+
+def _match_among(truth: Sequence[CardTruth], sightings: Sequence[CardSighting],
+                 which: list[int], match: list[int | None]) -> None:
+    """Match the sightings `which` to the cards still unmatched in `match` (in place):
+    by IoU (MIN_IOU, best pairs first), then by index corner (INDEX_SHOWN)."""
+    free = [i for i, m in enumerate(match) if m is None]
+    iou = [[quad_iou(truth[i].corners, sightings[j].corners) for j in which] for i in free]
+    for k, j in enumerate(best_matches(iou, MIN_IOU)):
+        if j is not None:
+            match[free[k]] = which[j]
+    used = {j for j in match if j is not None}
+    pairs = sorted(((shown, i, j) for i in range(len(truth)) if match[i] is None
+                    for j in which if j not in used
+                    for shown in [_index_shown(truth[i], sightings[j])]
+                    if shown >= INDEX_SHOWN), reverse=True)
+    for _, i, j in pairs:
         if match[i] is None and j not in used:
             match[i] = j
             used.add(j)
+
+
+def match_photo(truth: Sequence[CardTruth], sightings: Sequence[CardSighting]
+                ) -> list[int | None]:
+    """For each true card, the sighting it is matched with, or None.
+
+    The sightings giving a card or a rank are matched first (MIN_IOU, then
+    INDEX_SHOWN): a judge sees only those, and an unread sighting of a card (the
+    detector may give one card twice) must not take the card from the one that read
+    it, which would then count as a phantom. The unread ones are matched to the cards
+    left, to tell "found but unread" from "never found"."""
+    match: list[int | None] = [None] * len(truth)
+    read = [j for j, s in enumerate(sightings) if s.card or s.rank]
+    _match_among(truth, sightings, read, match)
+    _match_among(truth, sightings, [j for j in range(len(sightings)) if j not in read],
+                 match)
     return match
 
 
