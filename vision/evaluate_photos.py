@@ -39,8 +39,11 @@ from vision.types import CardSighting
 #: A sighting is the card whose quad it overlaps by this IoU (best pairs first), or
 #: the card whose uncovered index region its own index corner covers by INDEX_SHOWN
 #: (a card in part in view, under a book or in a fan: the detector's quad may reach
-#: well past the card, yet its corner read is that card's index).
+#: well past the card, yet its corner read is that card's index) ...
 MIN_IOU = 0.5
+#: ... or whose uncovered index region lies in the sighting when this share of the
+#: sighting lies on the card (the part in view found as if it were a card).
+ON_CARD = 0.7
 
 OUTCOMES = ("right", "rank", "suit", "unread", "missed", "wrong")
 
@@ -93,17 +96,23 @@ def _area(q: np.ndarray) -> float:
 
 
 def _index_shown(t: CardTruth, s: CardSighting) -> float:
-    """How much of `t`'s uncovered index regions one of `s`'s index corners covers
-    (the best pair; 0 when no index of `t` is in view)."""
+    """How much of `t`'s uncovered index regions `s` shows: covered by one of `s`'s
+    index corners (a quad reaching past the card), or lying in `s` when ON_CARD of
+    `s` lies on the card (the part of a card in view, its corners not the card's);
+    the best such share, 0 when no index of `t` is in view."""
+    card = cv2.convexHull(np.asarray(t.corners, np.float32).reshape(4, 2))
+    quad = cv2.convexHull(np.asarray(s.corners, np.float32).reshape(4, 2))
+    on_card = cv2.intersectConvexConvex(quad, card)[0] >= ON_CARD * max(_area(quad), 1e-6)
     best = 0.0
     for r in t.index_regions:
         if not r.visible:
             continue
         region = cv2.convexHull(np.asarray(r.quad, np.float32).reshape(4, 2))
-        area = _area(region)
+        area = max(_area(region), 1e-6)
         for q in index_quads(s.corners):
-            inter, _ = cv2.intersectConvexConvex(region, cv2.convexHull(q))
-            best = max(best, inter / area if area > 0 else 0.0)
+            best = max(best, cv2.intersectConvexConvex(region, cv2.convexHull(q))[0] / area)
+        if on_card:
+            best = max(best, cv2.intersectConvexConvex(region, quad)[0] / area)
     return best
 
 

@@ -125,8 +125,8 @@ def _card(x0: float, card: str | None = "QH", covered: bool = False) -> CardTrut
 
 
 def _seen(x0: float, card: str | None = None, rank: str | None = None,
-          width: float = 60.0, height: float = 90.0) -> CardSighting:
-    corners = ((x0, 0.0), (x0 + width, 0.0), (x0 + width, height), (x0, height))
+          width: float = 60.0, height: float = 90.0, y0: float = 0.0) -> CardSighting:
+    corners = ((x0, y0), (x0 + width, y0), (x0 + width, y0 + height), (x0, y0 + height))
     return CardSighting(corners, card=card, rank=rank, confidence=1.0 if card else 0.0)
 
 
@@ -134,23 +134,25 @@ def test_scoring_counts_each_outcome_once():
     """Hand-made photo: right, rank alone, suit wrong, rank wrong, unread, missed, a
     covered card read wrong, a card read through a quad reaching far past it (its
     index corner on the card's), a card seen twice (unread whole, read through a
-    quad too big: the reading counts, no phantom), and a phantom."""
+    quad too big: the reading counts, no phantom), a card of which only the lower
+    part was found, and a phantom."""
     truth = [_card(0, "QH"), _card(100, "7S"), _card(200, "9H"), _card(300, "QD"),
              _card(400, "5C"), _card(500, "AH"), _card(600, "3D", covered=True),
-             _card(700, "10C"), _card(1000, "JH")]
+             _card(700, "10C"), _card(1000, "JH"), _card(1200, "8H")]
     sightings = [_seen(0, "QH"), _seen(100, rank="7"), _seen(200, "9S"), _seen(300, "KD"),
                  _seen(400), _seen(600, "4D"),
                  _seen(700, "10C", width=90.0, height=135.0),  # IoU 0.44, index on it
                  _seen(900, "2C"),  # nothing there
-                 _seen(1000), _seen(1000, "JH", width=90.0, height=135.0)]
+                 _seen(1000), _seen(1000, "JH", width=90.0, height=135.0),
+                 _seen(1200, "8H", y0=50.0, height=40.0)]  # its lower part
     rep = PhotoReport()
     score_photo(rep, truth, sightings, photo=3, layout="row")
-    assert (rep.ranks.correct, rep.ranks.wrong, rep.ranks.abstained) == (5, 2, 2)
-    assert (rep.cards.correct, rep.cards.wrong, rep.cards.abstained) == (3, 3, 3)
+    assert (rep.ranks.correct, rep.ranks.wrong, rep.ranks.abstained) == (6, 2, 2)
+    assert (rep.cards.correct, rep.cards.wrong, rep.cards.abstained) == (4, 3, 3)
     assert rep.phantoms == 1 and rep.hidden == 1 and rep.photos == 1
     assert [r.outcome for r in rep.records] == [
-        "right", "rank", "suit", "wrong", "unread", "missed", "right", "right"]
-    assert rep.rank_accuracy() == (5, 1, 8)
+        "right", "rank", "suit", "wrong", "unread", "missed", "right", "right", "right"]
+    assert rep.rank_accuracy() == (6, 1, 9)
 
 
 def test_bench_prints_the_photo_figures():
