@@ -227,16 +227,20 @@ def evaluate_photos(clf: Any, decks: Iterable[Any], n_photos: int, seed: int = 0
 
 
 def report_lines(rep: PhotoReport) -> list[str]:
-    """The figures as printed by bench: rank only and whole card, then the split by
-    resized or not, and what became of the cards not read right."""
+    """The figures as printed by bench: rank only and whole card, what became of the
+    cards not read right, then rank only split by resized or not and by a book or
+    board lying over a card of the photo or not."""
     c = rep.outcomes()
     lines = [f"rank only:  {rep.ranks.row()}",
              f"whole card: {rep.cards.row()}   phantoms {rep.phantoms}",
              "not right: " + ", ".join(f"{k} {c[k]}" for k in OUTCOMES[1:])
              + f"; no index in view (not scored) {rep.hidden}; read "
                f"{float(np.median(rep.read_ms)) if rep.read_ms else 0:.0f} ms/photo median"]
-    for label, keep in (("as taken", False), ("resized", True)):
-        right, wrong, n = rep.rank_accuracy(lambda r, k=keep: r.resized == k)  # type: ignore
+    splits: list[tuple[str, Callable[[PhotoCard], bool]]] = [
+        ("as taken", lambda r: not r.resized), ("resized", lambda r: r.resized),
+        ("no block", lambda r: not r.occluded), ("a block", lambda r: r.occluded)]
+    for label, keep in splits:
+        right, wrong, n = rep.rank_accuracy(keep)
         if n:
             lines.append(f"  {label:9s} rank right {right}/{n} ({right / n:.1%}), "
                          f"wrong {wrong} ({wrong / n:.1%})")
