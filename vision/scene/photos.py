@@ -143,7 +143,8 @@ def _layout(rng: np.random.Generator, kind: str) -> list[tuple[float, float, flo
             out.append((float(p[0]), float(p[1]), base + float(rng.uniform(-4, 4))))
         return out
     # apart: anywhere in a box a few cards wide, not touching
-    out, polys = [], []
+    out = []
+    polys: list[np.ndarray] = []
     half = 45.0 * n
     for _ in range(200):
         if len(out) == n:
