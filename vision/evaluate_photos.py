@@ -17,6 +17,12 @@ no card by quad or by index corner, `match_photo`). Every scored
 card is kept as a `PhotoCard` record (layout, outcome, ...) so misses can be told
 apart: never found ("missed"), found but unread ("unread"), rank alone ("rank"),
 read wrong ("wrong": its rank; "suit": rank right, suit wrong).
+
+Figures when written (200 photos, 30% with a block over a card; rank only):
+French training decks (less guyenne-classic) seed 7: 322/399 right as taken, 327/399
+all resized, 0 wrong, 0 phantoms; held-out decks seed 1234: 322/377 and 314/377, 0
+wrong, 0 phantoms (photos without a block: 257/268 and 253/268). Most cards missed
+lie partly under a block (the detector gives the part in view as the card).
 """
 
 from __future__ import annotations
