@@ -28,6 +28,7 @@ from vision.scene.spec import (
     LightSpec,
     SceneSpec,
 )
+from vision.scene.surface import printed_surface
 from vision.scene.texture import render_table
 from vision.types import Quad
 
@@ -214,7 +215,9 @@ def _draw_distractor(img: np.ndarray, d: Distractor, hom: np.ndarray, light: Lig
     gy, gx = np.mgrid[0:y1 - y0, 0:x1 - x0].astype(np.float32)
     g = rng.uniform(-1, 1, 2).astype(np.float32) / max(x1 - x0, y1 - y0)
     shade = 1.0 + 0.25 * (gx * g[0] + gy * g[1])
-    layer = shade[..., None] * colour[None, None, :]
+    surface = (printed_surface(d, hom, (x0, y0, x1, y1)) if d.texture
+               else colour[None, None, :])
+    layer = shade[..., None] * surface
     m = mask[..., None]
     img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - m) + layer * m
 

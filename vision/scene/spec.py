@@ -117,6 +117,11 @@ class Distractor:
     #: Drawn over the cards (hiding what it covers, which truth then counts as
     #: covered) instead of lying under them.
     over_cards: bool = False
+    #: Surface print: "" plain (shaded colour), "print" a page of text lines (a book
+    #: or magazine), "stripes" coloured bands along its length (a board, a box).
+    #: Why: a plain block is one edge; a printed one covering a card puts ink and
+    #: edges next to the index the reader must still find (real photos have both).
+    texture: str = ""
 
 
 @dataclass(frozen=True, slots=True)
