@@ -267,6 +267,9 @@ def test_an_end_read_as_a_whole_card_is_the_card_the_outline_was_cut_too_long_fo
 @pytest.mark.parametrize("script", [
     ["QH", "7C", None, None, None, None, None, None],  # its corners disagree
     ["QH", None, "QH", None, None, None, None, None],  # one card, the same at both ends
+    # the other end shows another card's index, short of the bars: two cards, the
+    # outline no card running onto bare table (IMG_2601 at 0.75 x 1)
+    ["QH", None, ("10D", 0.77), None, None, None, None, None],
 ])
 def test_no_whole_end_card_otherwise(script: list[str | None]) -> None:
     assert split_unions(_Scripted(script), IMAGE, [UNION, PLAIN]) == [UNION, PLAIN]

@@ -179,7 +179,7 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     dropped: set[int] = set()
     new = []
     for f, same in added:
-        if not _over_unfound(f, loose, kept):
+        if not _over_unfound(f, loose, kept, read | {g.reading.card for g, _ in added}):
             dropped |= same
             (a, b), (c, d), (e, g), (h, k) = (map(float, p) for p in f.quad)
             new.append(CardCandidate(((a, b), (c, d), (e, g), (h, k)), visible=VISIBLE,
@@ -199,19 +199,27 @@ def _not_bigger(quad: np.ndarray, other: np.ndarray) -> bool:
 NOT_BIGGER = 1.3
 
 
-def _over_unfound(f: Find, loose: Sequence[Loose], kept: Sequence[np.ndarray]) -> bool:
+def _over_unfound(f: Find, loose: Sequence[Loose], kept: Sequence[np.ndarray],
+                  found: frozenset[str] | set[str] = frozenset()) -> bool:
     """Does the find's card lie under a card read by no one: another card's index
     seen inside its quad (that card lies on it) where no `kept` quad (candidates
-    read, other finds) is?
+    read, other finds) is, showing a card not `found` (read or found already)?
 
     Why: a find reports the whole card, also where another lies on it. A card on it
     that nothing found would be taken for this find by whoever looks for a card
     there (real train photos resized 0.8 x 1: IMG_2685's ten of spades, its index
     read short of the bars and its outline taken for one round it and the king,
-    unread, under the king's quad)."""
+    unread, under the king's quad).
+
+    An index showing a card read or found already is that card's other index (a
+    deck holds each card once), found: a card's far index often lies outside the
+    quad it was read in, cut a little short (real train photos resized 1 x 0.8,
+    IMG_2650: the jack's find was dropped for the ace's far index, and the queen's
+    find beside it, alone, took the jack's place)."""
     own = index_quads(f.quad)[0]
     for lo in loose:
-        if lo.card == f.reading.card or not _inside(lo.at, f.quad) or _inside(lo.at, own):
+        if lo.card == f.reading.card or lo.card in found or not _inside(lo.at, f.quad) \
+                or _inside(lo.at, own):
             continue
         if not any(_inside(lo.at, q) for q in kept if q is not f.quad):
             return True

@@ -216,7 +216,7 @@ def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray
     (left as it is)."""
     splits: list[tuple[list[Any], frozenset[tuple[int, int, str]], bool]] = []
     whole: list[tuple[End, str]] = []
-    same = False
+    same = two = False
     for ends, pairs in zip(ways, reads):
         alone = [combine([outer], calibration).card for outer, _ in pairs]
         pooled = [combine(list(pair), calibration).card for pair in pairs]
@@ -232,15 +232,38 @@ def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray
             splits.append((new, *_what(ends, (cards[0], cards[1]), outline)))
         whole += [(end, card) for end, card, apart in zip(ends, pooled, found)
                   if card is not None and not apart]
+        two = two or _other_index(pairs, cards)
     if splits:
         # (two ways that split differently: which one is true is not told; the
         # same cards at the same corners, cut for another squeeze: the first way's)
         return splits[0][0] if len({way[1:] for way in splits}) == 1 else None
     la, lb = _side_lengths(outline)
-    if (whole and not same and len({card for _, card in whole}) == 1
+    if (whole and not same and not two and len({card for _, card in whole}) == 1
             and max(la, lb) <= LOOKS_LIKE_A_CARD[1] * min(la, lb)):
         return [_one_end(cands[i], whole[0][0])]
     return None
+
+
+#: An end card's outer corner reading an index this surely shows a card.
+SHOWS_CARD = 0.5
+
+
+def _other_index(pairs: list[tuple[Any, Any]], cards: list[str | None]) -> bool:
+    """Does one end card of a way read a card while the other end's outer corner
+    shows another card's index (SHOWS_CARD), short of the bars or not?
+
+    Why: the outline then holds two cards, the one read and another, and is no
+    card running onto bare table: cut down to the card read, it is a whole card's
+    quad over the other card's strip, and takes that card's place (real train
+    photos resized 0.75 x 1, IMG_2601: the queen under the ten, read at the
+    outline's corner, reported over the ten, whose own corner read 10D at 0.77)."""
+    for k in (0, 1):
+        other = pairs[1 - k][0]
+        if (cards[k] is not None and other.rank is not None
+                and other.confidence >= SHOWS_CARD
+                and f"{other.rank}{other.suit}" != cards[k]):
+            return True
+    return False
 
 
 #: An end card overlapping another candidate by this IoU is that card, found
