@@ -15,7 +15,8 @@ and the card each stands at the corner of; here each is read and judged:
 - a find is dropped when its card is read already (one deck: reader.one_of_each),
   when its index lies at a read candidate's index corner or overlaps a read
   candidate (that card, or a clash), and when a card nobody read lies on it
-  (`_over_unfound`); an unread outline of the found card gives way to the find.
+  (`_over_unfound`: another card's index inside its quad; not the far index of a
+  card read or found already); an unread outline of the found card gives way.
 
 Each find is reported as a detector candidate: the whole card's quad (from the
 index corner, which is its corner 0), that corner's patch, `visible` VISIBLE.
@@ -178,8 +179,9 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     kept = [q for q, s in zip(quads, sightings) if s.card] + [f.quad for f, _ in added]
     dropped: set[int] = set()
     new = []
+    known = read | {c for c in (g.reading.card for g, _ in added) if c is not None}
     for f, same in added:
-        if not _over_unfound(f, loose, kept, read | {g.reading.card for g, _ in added}):
+        if not _over_unfound(f, loose, kept, known):
             dropped |= same
             (a, b), (c, d), (e, g), (h, k) = (map(float, p) for p in f.quad)
             new.append(CardCandidate(((a, b), (c, d), (e, g), (h, k)), visible=VISIBLE,

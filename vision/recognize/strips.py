@@ -16,7 +16,8 @@ the row (rows of 3-5).
 
 What keeps this from inventing cards (the referee trusts vision: a wrong card is
 far worse than none): a strip card is reported only when its index reads a card
-with the calibrated confidence, its index region lies clear of the cards found
+with the calibrated confidence and cuts of it a little further and nearer along
+the row read no other card (`_steady`), its index region lies clear of the cards found
 (a card's own index is not taken for a strip's), it lies where no card was found
 (the same card found twice would be one too many), and it repeats no card read
 already: a deck holds each card once. Two strips read as the same card from

@@ -25,9 +25,13 @@ card, which the outline is cut down to (real train photos, 0.8 x 1 and 1 x 0.8:
 3 and 8 cards more read; as they are, 1). Only an outline no longer than a card
 (LOOKS_LIKE_A_CARD) is: a longer one is a row, and an end card read alone, cut
 from its outline, missed its card (held-out decks: 4 cards reported where their
-outlines, IoU under 0.5, were not). And an outline of no card's shape at
-that squeeze, mostly seen but one index corner under another card, holds two cards
-whose free corner may show the lower one: it is not read (_half_of_two).
+outlines, IoU under 0.5, were not). Where the other end of that way shows
+another card's index (read or not), the outline holds two cards, not one and bare
+table: the other end is given too, to be read at its two corners (alone, the end
+card read reaches over that card, which nothing reported: IMG_2601 at 0.75 x 1).
+And an outline of no card's shape at that squeeze, mostly seen but one index
+corner under another card, holds two cards whose free corner may show the lower
+one: it is not read (_half_of_two).
 
 Stills only (`cardtable recognize`, evaluation): the outlines tried cost a network
 call of 2 + 4 patches a way (2-12 ways); the live pipeline keeps its frame budget.
