@@ -10,7 +10,7 @@ import pytest
 
 from vision.detect import CardCandidate
 from vision.recognize.classifier import Calibration, CardReading, Reading
-from vision.recognize.indexfind import Find, distinct, find_by_index
+from vision.recognize.indexfind import Find, Loose, _over_unfound, distinct, find_by_index
 from vision.recognize.indexfind_marks import HEIGHT_PER_STEP, card_quad, index_marks, on_paper
 from vision.recognize.patch import CARD_ASPECT
 
@@ -122,6 +122,19 @@ def test_a_fans_cards_overlap_their_indices_do_not() -> None:
     # the same card twice: once; two cards at one index: neither
     assert [f.reading.card for f in distinct([_find("AH", 0), _find("AH", 3)])] == ["AH"]
     assert distinct([_find("AH", 0), _find("7D", 3)]) == []
+
+
+def test_a_find_under_an_unfound_cards_index_is_dropped_not_under_a_found_ones() -> None:
+    """Another card's index inside a find's quad, where no card kept lies: that card
+    lies on the find, which nothing found, and the find is dropped. Unless that
+    index shows a card read or found already: it is that card's far index, cut a
+    little short by its own quad (IMG_2650 at 1 x 0.8: the ace's far index inside
+    the jack's find dropped the jack, and the queen's find beside took its label)."""
+    jack = _find("JS", 0)
+    ace_index = Loose(np.array([50.0, 80.0], np.float32), "AD")  # inside, not at its index
+    assert _over_unfound(jack, [ace_index], [jack.quad])
+    assert not _over_unfound(jack, [ace_index], [jack.quad], {"AD"})
+    assert _over_unfound(jack, [ace_index], [jack.quad], {"QH"})
 
 
 @pytest.mark.parametrize("photo, cards", [

@@ -173,3 +173,34 @@ def test_real_rows_strip_cards_read_right() -> None:
         for rank in ranks:
             assert got.get(rank, "")[:-1] == rank, (name, got)
         assert all(card[:-1] == rank for rank, card in got.items()), (name, got)
+
+
+class _Looks:
+    """A recogniser whose every look at a strip card's index reads `card`."""
+
+    def __init__(self, card: str | None, p: float = 0.79) -> None:
+        self.calibration = Calibration(min_prob=0.9, disagree_prob=0.5)
+        self.card, self.p = card, p
+
+    def classify(self, patches: list[np.ndarray]) -> list[Reading]:
+        if self.card is None:
+            return [Reading(None, None, 0.0, 0.0, 0.0, 1.0) for _ in patches]
+        return [Reading(self.card[:-1], self.card[-1], self.p, self.p, self.p, 0.0)
+                for _ in patches]
+
+
+def test_a_strip_card_whose_index_cut_a_little_further_reads_another_card_is_none() -> None:
+    """The strip card's place along the row is a guess: its index is cut again 4%
+    of a width either way, and where a cut names another card more surely than
+    `disagree_prob` the index is not read (IMG_2650 at 1.2 x 1: a queen's index
+    cut across the jack's edge read KH at 0.997, 4% further on QH at 0.79)."""
+    from vision.recognize.classifier import CardReading
+    from vision.recognize.strips import Strip, _steady
+
+    img = np.full((300, 300, 3), 200, np.uint8)
+    s = Strip(_rect(100, 60, 63, 88), 2, 0, 1)
+    kh = CardReading("KH", 0.997, "K", "H")
+    assert _steady(_Looks("QH"), img, [(s, kh)]) == []
+    assert _steady(_Looks("KH"), img, [(s, kh)]) == [(s, kh)]
+    assert _steady(_Looks(None), img, [(s, kh)]) == [(s, kh)]  # (no index there)
+    assert _steady(_Looks("QH", 0.4), img, [(s, kh)]) == [(s, kh)]  # (unsure)

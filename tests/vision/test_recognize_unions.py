@@ -272,6 +272,21 @@ def test_no_whole_end_card_otherwise(script: list[str | None]) -> None:
     assert split_unions(_Scripted(script), IMAGE, [UNION, PLAIN]) == [UNION, PLAIN]
 
 
+def test_an_end_card_beside_another_cards_index_comes_with_that_card() -> None:
+    """The other end of the way shows another card's index, short of the bars: the
+    outline holds two cards, no card and bare table, and the end card read alone
+    would reach over the other card, which nothing reports (IMG_2601 at 0.75 x 1:
+    the queen's quad took the ten's label). Both end cards are given, each to be
+    read at its two corners."""
+    clf = _Scripted(["QH", None, ("10D", 0.77), None, None, None, None, None])
+    out = split_unions(clf, IMAGE, [UNION, PLAIN])
+    assert len(out) == 3 and out[2] is PLAIN
+    ends = row_ends(IMAGE, normalize_quad(UNION.corners), (1.0,))[0]
+    for cand, end in zip(out, ends):
+        assert np.asarray(cand.corners) == pytest.approx(end.quad)
+        assert cand.index_visible == (True, True) and len(cand.index_patches) == 2
+
+
 def test_an_outline_of_no_cards_shape_seen_at_one_corner_is_not_read() -> None:
     """Mostly seen, whole in the frame, one index corner under another card, and
     near-square where cards are not: two cards under one outline, whose free corner

@@ -15,7 +15,8 @@ and the card each stands at the corner of; here each is read and judged:
 - a find is dropped when its card is read already (one deck: reader.one_of_each),
   when its index lies at a read candidate's index corner or overlaps a read
   candidate (that card, or a clash), and when a card nobody read lies on it
-  (`_over_unfound`); an unread outline of the found card gives way to the find.
+  (`_over_unfound`: another card's index inside its quad; not the far index of a
+  card read or found already); an unread outline of the found card gives way.
 
 Each find is reported as a detector candidate: the whole card's quad (from the
 index corner, which is its corner 0), that corner's patch, `visible` VISIBLE.
@@ -178,8 +179,9 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     kept = [q for q, s in zip(quads, sightings) if s.card] + [f.quad for f, _ in added]
     dropped: set[int] = set()
     new = []
+    known = read | {c for c in (g.reading.card for g, _ in added) if c is not None}
     for f, same in added:
-        if not _over_unfound(f, loose, kept):
+        if not _over_unfound(f, loose, kept, known):
             dropped |= same
             (a, b), (c, d), (e, g), (h, k) = (map(float, p) for p in f.quad)
             new.append(CardCandidate(((a, b), (c, d), (e, g), (h, k)), visible=VISIBLE,
@@ -199,19 +201,27 @@ def _not_bigger(quad: np.ndarray, other: np.ndarray) -> bool:
 NOT_BIGGER = 1.3
 
 
-def _over_unfound(f: Find, loose: Sequence[Loose], kept: Sequence[np.ndarray]) -> bool:
+def _over_unfound(f: Find, loose: Sequence[Loose], kept: Sequence[np.ndarray],
+                  found: frozenset[str] | set[str] = frozenset()) -> bool:
     """Does the find's card lie under a card read by no one: another card's index
     seen inside its quad (that card lies on it) where no `kept` quad (candidates
-    read, other finds) is?
+    read, other finds) is, showing a card not `found` (read or found already)?
 
     Why: a find reports the whole card, also where another lies on it. A card on it
     that nothing found would be taken for this find by whoever looks for a card
     there (real train photos resized 0.8 x 1: IMG_2685's ten of spades, its index
     read short of the bars and its outline taken for one round it and the king,
-    unread, under the king's quad)."""
+    unread, under the king's quad).
+
+    An index showing a card read or found already is that card's other index (a
+    deck holds each card once), found: a card's far index often lies outside the
+    quad it was read in, cut a little short (real train photos resized 1 x 0.8,
+    IMG_2650: the jack's find was dropped for the ace's far index, and the queen's
+    find beside it, alone, took the jack's place)."""
     own = index_quads(f.quad)[0]
     for lo in loose:
-        if lo.card == f.reading.card or not _inside(lo.at, f.quad) or _inside(lo.at, own):
+        if lo.card == f.reading.card or lo.card in found or not _inside(lo.at, f.quad) \
+                or _inside(lo.at, own):
             continue
         if not any(_inside(lo.at, q) for q in kept if q is not f.quad):
             return True

@@ -25,9 +25,13 @@ card, which the outline is cut down to (real train photos, 0.8 x 1 and 1 x 0.8:
 3 and 8 cards more read; as they are, 1). Only an outline no longer than a card
 (LOOKS_LIKE_A_CARD) is: a longer one is a row, and an end card read alone, cut
 from its outline, missed its card (held-out decks: 4 cards reported where their
-outlines, IoU under 0.5, were not). And an outline of no card's shape at
-that squeeze, mostly seen but one index corner under another card, holds two cards
-whose free corner may show the lower one: it is not read (_half_of_two).
+outlines, IoU under 0.5, were not). Where the other end of that way shows
+another card's index (read or not), the outline holds two cards, not one and bare
+table: the other end is given too, to be read at its two corners (alone, the end
+card read reaches over that card, which nothing reported: IMG_2601 at 0.75 x 1).
+And an outline of no card's shape at that squeeze, mostly seen but one index
+corner under another card, holds two cards whose free corner may show the lower
+one: it is not read (_half_of_two).
 
 Stills only (`cardtable recognize`, evaluation): the outlines tried cost a network
 call of 2 + 4 patches a way (2-12 ways); the live pipeline keeps its frame budget.
@@ -215,7 +219,7 @@ def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray
     the one card its end cards read when it is no longer than a card, else None
     (left as it is)."""
     splits: list[tuple[list[Any], frozenset[tuple[int, int, str]], bool]] = []
-    whole: list[tuple[End, str]] = []
+    whole: list[tuple[End, str, End | None]] = []  # (end, card, other end if it shows one)
     same = False
     for ends, pairs in zip(ways, reads):
         alone = [combine([outer], calibration).card for outer, _ in pairs]
@@ -230,17 +234,46 @@ def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray
             new = [_as_card(cands[i], end) if a else _one_end(cands[i], end)
                    for end, a in zip(ends, alone)]
             splits.append((new, *_what(ends, (cards[0], cards[1]), outline)))
-        whole += [(end, card) for end, card, apart in zip(ends, pooled, found)
+        shown = _other_index(pairs, cards)
+        whole += [(end, card, ends[1 - k] if shown[k] else None)
+                  for k, (end, card, apart) in enumerate(zip(ends, pooled, found))
                   if card is not None and not apart]
     if splits:
         # (two ways that split differently: which one is true is not told; the
         # same cards at the same corners, cut for another squeeze: the first way's)
         return splits[0][0] if len({way[1:] for way in splits}) == 1 else None
     la, lb = _side_lengths(outline)
-    if (whole and not same and len({card for _, card in whole}) == 1
+    if (whole and not same and len({card for _, card, _ in whole}) == 1
             and max(la, lb) <= LOOKS_LIKE_A_CARD[1] * min(la, lb)):
-        return [_one_end(cands[i], whole[0][0])]
+        end, _, other = whole[0]
+        # (the other end showing another card's index: that card, read by the one
+        # reading rule at its two corners, the fallback's and a second look's)
+        return [_one_end(cands[i], end)] + ([] if other is None else
+                                            [_one_end(cands[i], other)])
     return None
+
+
+#: An end card's outer corner reading an index this surely shows a card.
+SHOWS_CARD = 0.5
+
+
+def _other_index(pairs: list[tuple[Any, Any]], cards: list[str | None]) -> tuple[bool, bool]:
+    """Per end card of a way: does it read a card while the other end's outer corner
+    shows another card's index (SHOWS_CARD), short of the bars or not?
+
+    Why: the outline then holds two cards, the one read and another, and is no
+    card running onto bare table. Cut down to the card read alone, it is a whole
+    card's quad reaching over the other card, which nothing reports, and takes its
+    place (real train photos resized 0.75 x 1, IMG_2601: the queen under the ten,
+    read at the outline's corner, reported over the ten, whose own corner read
+    10D at 0.77). So the other end is reported too, as a card not read."""
+    out = []
+    for k in (0, 1):
+        other = pairs[1 - k][0]
+        out.append(cards[k] is not None and other.rank is not None
+                   and other.confidence >= SHOWS_CARD
+                   and f"{other.rank}{other.suit}" != cards[k])
+    return out[0], out[1]
 
 
 #: An end card overlapping another candidate by this IoU is that card, found
