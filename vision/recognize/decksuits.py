@@ -181,13 +181,15 @@ def sign_descriptor(patch: np.ndarray) -> np.ndarray | None:
 
 def frame_signs(verdicts: Sequence[CardReading | None], cuts: Sequence[Sequence[np.ndarray]],
                 firsts: Sequence[Sequence[Reading]]) -> SuitSigns:
-    """The signs of a frame's sure cards: each corner that itself reads the card."""
+    """The signs of a frame's sure cards (black ones: PAIRS): each corner reading the
+    card's rank (whatever suit it reads: a club the pips gave shows a club's sign)."""
     out = []
+    told = {s for pair in PAIRS for s in pair}
     for v, ps, rs in zip(verdicts, cuts, firsts):
-        if v is None or v.card is None or v.rank is None or v.suit is None:
+        if v is None or v.card is None or v.rank is None or v.suit not in told:
             continue
         for p, r in zip(ps, rs):
-            if (r.rank, r.suit) != (v.rank, v.suit):
+            if r.rank != v.rank:
                 continue
             d = sign_descriptor(p)
             if d is not None:
