@@ -85,13 +85,19 @@ class SuitSigns:
 
 
 def darkness(patch: np.ndarray) -> np.ndarray:
-    """0 (paper) .. 1 (darkest ink) per pixel of an upright index patch."""
-    grey = patch.min(axis=2).astype(np.float32) if patch.ndim == 3 else patch.astype(np.float32)
-    paper = float(np.percentile(grey, 90))
-    ink = float(grey.min())
+    """0 (paper: the patch's 90th percentile of its darkest channel) .. 1 (its darkest
+    pixel) per pixel of an upright index patch; all 0 with too little contrast."""
+    grey = patch if patch.ndim == 2 else cv2.min(cv2.min(patch[:, :, 0], patch[:, :, 1]),
+                                                 patch[:, :, 2])
+    flat = grey.ravel()
+    k = 0.9 * (flat.size - 1)  # (np.percentile's linear rule, by partition: faster)
+    lo = int(k)
+    part = np.partition(flat, (lo, min(lo + 1, flat.size - 1)))
+    paper = float(part[lo]) + (k - lo) * (float(part[min(lo + 1, flat.size - 1)]) - float(part[lo]))
+    ink = float(flat.min())
     if paper - ink < 40.0:
-        return np.zeros_like(grey)
-    return np.clip((paper - grey) / (paper - ink), 0.0, 1.0)
+        return np.zeros(grey.shape, np.float32)
+    return np.clip((paper - grey.astype(np.float32)) / (paper - ink), 0.0, 1.0)
 
 
 def sign_blob(patch: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
@@ -102,7 +108,7 @@ def sign_blob(patch: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]
     mask = (d >= 0.5).astype(np.uint8)
     n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
-    edge = set(np.unique(lab[0])) | set(np.unique(lab[:, 0]))
+    edge = set(lab[0].tolist()) | set(lab[:, 0].tolist())
     comps = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 4 and k not in edge]
     if len(comps) < 2:  # (the glyph and the sign at least)
         return None
@@ -205,24 +211,30 @@ def settle_suits(verdicts: list[CardReading | None], cuts: Sequence[Sequence[np.
     `cuts[i]`/`firsts[i]`: candidate i's visible corner patches and the network's
     readings of them; `known`: signs kept from earlier frames of the same deck.
     """
-    wanted = [i for i, v in enumerate(verdicts) if _colour(v, firsts[i], calib)]
+    pairs = {i: _colour(v, firsts[i], calib) for i, v in enumerate(verdicts)}
+    wanted = {i: pair for i, pair in pairs.items() if pair is not None}
     if not wanted:  # (the common case costs this loop only)
+        return verdicts
+    # Cheapest first: both suits among the sure cards, then the card's own sign,
+    # only then the sure cards' signs.
+    sure = {v.suit for v in verdicts if v is not None and v.card is not None}
+    sure |= {s for _, s, _ in known.signs} if known is not None else set()
+    descs = {i: [d for p, r in zip(cuts[i], firsts[i]) if r.rank == verdicts[i].rank  # type: ignore
+                 for d in [sign_descriptor(p)] if d is not None]
+             for i, pair in wanted.items() if sure.issuperset(pair)}
+    if not any(descs.values()):
         return verdicts
     signs = frame_signs(verdicts, cuts, firsts).merged(known)
     out = list(verdicts)
     trusted: dict[tuple[str, str], bool] = {}
-    for i in wanted:
-        v = verdicts[i]
+    for i, mine in descs.items():
+        v, pair = verdicts[i], wanted[i]
         assert v is not None and v.rank is not None
-        pair = _colour(v, firsts[i], calib)
-        assert pair is not None
+        if not mine:
+            continue
         if pair not in trusted:
             trusted[pair] = _tell_apart(signs, pair)
-        if not trusted[pair]:
-            continue
-        descs = [d for p, r in zip(cuts[i], firsts[i]) if r.rank == v.rank
-                 for d in [sign_descriptor(p)] if d is not None]
-        suit = tell_suit(signs, descs, pair)
+        suit = tell_suit(signs, mine, pair) if trusted[pair] else None
         if suit is None or _net_prob(firsts[i], v.rank, suit) < NET_FLOOR:
             continue
         rank_p = joint_prob([r.rank_prob for r in firsts[i] if r.rank == v.rank])
