@@ -8,20 +8,24 @@ same frame read surely show what this deck's spade and club look like: the suit
 sign (the small sign under the rank glyph of the upright index patch) of an unsure
 card is compared with the signs of the sure ones.
 
-How (`settle_suits`, called by reader.read_candidates on the cards still unread):
-- a candidate card: its corners name one rank, the rank past the reader's bars (the
-  verdict's rank), its colour sure (pooled black or red probability >= COLOUR_BAR),
-  "not an index" under `max_none`;
-- examples (`SuitSigns`): each corner of each sure card (the corner itself reading
-  that card) whose sign stands alone on paper (`sign_descriptor`: the sign's
-  darkness, padded square, SIGN_PX wide, zero mean and unit norm);
-- the frame's signs must tell the two suits of the colour apart: examples of BOTH
-  (one suit's examples alone prove nothing: a club and a spade may look alike at
-  this size), and each example card whose suit has another example card is told
-  right by the others (`_tell_apart`);
-- every corner sign of the card must be nearer (normalised correlation, best
-  example) to one suit's examples by MARGIN, at least MIN_LIKE alike, and the
-  network's own pooled probability of that suit not under NET_FLOOR.
+How (`settle_suits`, called by reader.read_candidates on the cards still unread,
+after the pips, second opinion and second look, before `one_of_each`):
+- a card asked about: its corners name one rank, past the reader's bars (the
+  verdict's rank), its colour black for sure (pooled spade + club probability >=
+  COLOUR_BAR), "not an index" under `max_none`;
+- its sign and the examples (`SuitSigns`, `frame_signs`): each corner reading the
+  rank of a card read surely as a club or spade whose sign stands alone on paper
+  (`sign_blob`: the largest ink blob under the rank glyph, clear of the patch's
+  sides, of other ink and of the glyph), as a silhouette (`sign_descriptor`);
+- the frame's signs must tell the two suits apart: examples of BOTH (one suit's
+  examples alone prove nothing: a club and a spade may look alike at this size),
+  and each example card whose suit has another example card told right by the
+  others (`_tell_apart`);
+- every sign of the card correlates with EVERY example of one suit by MARGIN more
+  than with ANY example of the other (`tell_suit`: an odd example can only block),
+  and the network's own pooled probability of that suit is not under NET_FLOOR.
+Cheapest first: nothing is cut unless a card is asked about and both suits are
+among the sure cards. Red suits would work alike but gained nothing (PAIRS).
 
 The referee sees one deck all game: a caller may keep `SuitSigns` from earlier
 frames (`frame_signs`, `SuitSigns.merged`) and pass them as `known`.
@@ -32,7 +36,7 @@ Figures: see vision/recognize/README.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
