@@ -65,6 +65,9 @@ COLOUR_BAR = 0.9
 #: the frame's four spades than to its one club); 0.2 keeps a margin of half that.
 MARGIN = 0.2
 MIN_LIKE = 0.5
+#: With many examples (signs kept over a game), A's NEAREST best stand for A: a sign
+#: need not be like every blurred example ever kept, only like NEAREST of them.
+NEAREST = 4
 #: Each example card must be told right by the others by this much, or the frame's
 #: signs are not trusted.
 SELF_MARGIN = 0.0
@@ -288,10 +291,10 @@ def tell_suit(signs: SuitSigns, descs: Sequence[np.ndarray], pair: tuple[str, st
         return None
     got = set()
     for d in descs:
-        like = {s: e @ d for s, e in ex.items()}
+        like = {s: np.sort(e @ d)[::-1] for s, e in ex.items()}
         for a, b in (pair, pair[::-1]):
-            if float(like[a].min()) - float(like[b].max()) >= margin \
-                    and float(like[a].min()) >= min_like:
+            near = float(like[a][:NEAREST][-1])  # (its NEAREST-th best, or its worst)
+            if near - float(like[b][0]) >= margin and near >= min_like:
                 got.add(a)
                 break
         else:
