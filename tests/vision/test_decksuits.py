@@ -151,3 +151,17 @@ def _sign_patch(gap: int) -> np.ndarray:
 def test_a_sign_run_into_the_glyph_is_no_sign() -> None:
     assert decksuits.sign_descriptor(_sign_patch(6)) is not None
     assert decksuits.sign_descriptor(_sign_patch(0)) is None
+
+
+def test_many_kept_examples_a_sign_need_be_like_its_nearest_few_only() -> None:
+    # Signs kept over a game include blurred ones: a sharp spade is like the sharp
+    # spades kept, not like every smudge, and still told.
+    spade, club = _unit([1, 0.2, 0]), _unit([0.2, 1, 0])
+    smudge = _unit([0.4, 0.3, 1])
+    kept = tuple((f"{r}S", "S", spade) for r in "2345") + (("6S", "S", smudge),
+                                                          ("7S", "S", smudge))
+    signs = SuitSigns(kept + (("2C", "C", club), ("3C", "C", club)))
+    assert tell_suit(signs, [_unit([1, 0.25, 0.05])], ("C", "S")) == "S"
+    # ... but not when fewer than NEAREST (4) kept ones are alike: the smudges count.
+    few = SuitSigns(kept[:2] + kept[4:] + signs.signs[-2:])
+    assert tell_suit(few, [_unit([1, 0.25, 0.05])], ("C", "S")) is None
