@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize import pipcheck, turn
+from vision.recognize import decksuits, pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
@@ -134,6 +134,7 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
             for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
+    verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration)
     out = []
     for i, (cand, v) in enumerate(zip(cands, verdicts)):
         corners = _points(moved[i]) if i in moved else _corners(cand)
