@@ -135,6 +135,11 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
         for i, v in zip(again, looks):
             verdicts[i] = v
     verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration)
+    if not enrolled:  # a whole number card whose pips count another rank: not given
+        for i, v in enumerate(verdicts):
+            if (v is not None and v.card is not None and i not in moved
+                    and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
+                verdicts[i] = CardReading(None, 0.0, None, None)
     out = []
     for i, (cand, v) in enumerate(zip(cands, verdicts)):
         corners = _points(moved[i]) if i in moved else _corners(cand)
