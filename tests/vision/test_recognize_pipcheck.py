@@ -148,3 +148,35 @@ def test_pips_are_not_counted_when_the_corners_could_not_vouch_for_a_number(
     assert counted == []
     pc.read_by_pips(img, whole, [r("7H", 0.9)], CAL)
     assert counted == [1]
+
+
+class ReadsPast(SureOfRankOnly):
+    """A stand-in network reading every corner as `card` past the pair bars, at
+    `prob` for rank and suit."""
+
+    def __init__(self, card: str, prob: float) -> None:
+        super().__init__(card)
+        self.prob = prob
+
+    def classify(self, patches: list[np.ndarray]) -> list[Reading]:
+        return [r(self.card, self.prob, self.prob) for _ in patches]
+
+
+@pytest.mark.parametrize(("net", "prob", "given"), [
+    ("7H", 0.99, "7H"),     # corners and pips agree
+    ("8H", 0.99, None),     # both corners read another rank past the bars: the
+                            # pips count seven, so it is not given (a held-out
+                            # deck's 6H read "5H" at 0.93 and 0.98)
+    ("7D", 0.99, None),     # the pips show hearts
+    ("7S", 0.99, None),     # the other colour
+    ("8H", 0.9995, "8H"),   # corners all but certain: not counted (the live budget)
+])
+def test_a_read_card_whose_pips_say_otherwise_is_not_given(
+        net: str, prob: float, given: str | None) -> None:
+    img, quad = _photo("7H")
+    patch = np.full((64, 32, 3), 255, np.uint8)
+    whole = Cand(quad, index_patches=(patch, patch))
+    assert read_candidates(ReadsPast(net, prob), img, [whole])[0].card == given
+    # A card partly covered: its middle is not counted, the corners stand.
+    covered = Cand(quad, visible=0.8, index_patches=(patch, patch))
+    assert read_candidates(ReadsPast(net, prob), img, [covered])[0].card == net
