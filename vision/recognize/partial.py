@@ -143,9 +143,10 @@ def _corner_in(card: np.ndarray, part: np.ndarray, area: float) -> int | None:
     return None
 
 
-def _band(lab: np.ndarray, part: np.ndarray, side: int) -> np.ndarray | None:
-    """Lab samples of the band just beyond side `side` of `part` (None: mostly
-    outside the image)."""
+def _band(lab: np.ndarray, part: np.ndarray, side: int, span: tuple[float, float] = (0.1, 0.9)
+          ) -> np.ndarray | None:
+    """Lab samples of the band just beyond side `side` of `part`, along `span` of
+    the side (shares from its first corner; None: mostly outside the image)."""
     p, q = part[side], part[(side + 1) % 4]
     centre = part.mean(axis=0)
     d = q - p
@@ -153,7 +154,7 @@ def _band(lab: np.ndarray, part: np.ndarray, side: int) -> np.ndarray | None:
     if float(np.dot(n, (p + q) / 2 - centre)) < 0:
         n = -n  # outward
     size = float(np.sqrt(max(float(cv2.contourArea(part)), 1.0)))
-    t = np.linspace(0.1, 0.9, 16, dtype=np.float32)
+    t = np.linspace(span[0], span[1], 16, dtype=np.float32)
     s = np.linspace(BAND[0], BAND[1], 5, dtype=np.float32) * size
     pts = (p[None, None, :] + t[:, None, None] * d[None, None, :]
            + s[None, :, None] * n[None, None, :]).reshape(-1, 2)
@@ -174,15 +175,23 @@ def _contrast(a: np.ndarray, b: np.ndarray) -> float:
 
 def object_edges(lab: np.ndarray, part: Any) -> list[float]:
     """Per side of the normalised `part`: how unlike the band beyond it looks to
-    the least unlike band beyond another side, in the photo `lab` (Lab; 0: a side
-    the photo cuts, or no other side to compare with)."""
+    the table the card lies on, in the photo `lab` (Lab; 0: a side the photo cuts).
+
+    The table, were that side cut by an object, is what lies beyond the other
+    sides where the object is not: the whole opposite side (the card's end in
+    view), and of the two sides between, the half nearer that end (the object
+    reaching past the card's sides lies beyond their other half). The least unlike
+    of the three counts."""
     q = normalize_quad(part)
-    bands = [_band(lab, q, k) for k in range(4)]
     out = []
-    for k, band in enumerate(bands):
-        others = [b for j, b in enumerate(bands) if j != k and b is not None]
-        out.append(0.0 if band is None or not others
-                   else min(_contrast(band, b) for b in others))
+    for k in range(4):
+        band = _band(lab, q, k)
+        # (side k + 1 runs towards the far end, side k + 3 away from it)
+        others = [_band(lab, q, (k + 2) % 4), _band(lab, q, (k + 1) % 4, (0.55, 0.9)),
+                  _band(lab, q, (k + 3) % 4, (0.1, 0.45))]
+        known = [b for b in others if b is not None]
+        out.append(0.0 if band is None or not known
+                   else min(_contrast(band, b) for b in known))
     return out
 
 
