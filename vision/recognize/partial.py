@@ -16,9 +16,9 @@ corner lying in the part in view is cut and read at the single-corner bars.
 
 What keeps this from inventing cards (a wrong card is far worse than none):
 
-- the cut side must end at something that is not the table (`_object_edges`): the
-  band beyond it looks unlike the bands beyond the outline's other sides, which are
-  the table (a whole card unread on the table has no such side and is not grown);
+- the cut side must end at something that is not the table (`object_edges`): the
+  band beyond it looks unlike the table beyond the card's end in view (a whole
+  card unread on the table has no such side and is not grown);
 - the grown card's length is a guess, so it is read at three lengths (SIZE_TRIES)
   which must agree surely (indexfind.agree: no try naming another card, two
   passing the bars at 0.995); the ways an outline may be grown must not name two
@@ -62,7 +62,7 @@ INDEX_IN_VIEW = 0.9
 ON_READ = 0.05
 #: A grown card overlapping a card read by this IoU is that card, or a clash.
 SAME_CARD = 0.3
-#: The band beyond the cut side must differ from those beyond the other sides by
+#: The band beyond the cut side must differ from the table's (object_edges) by
 #: this much (Lab mean distance plus the difference of the L channel's spread).
 OBJECT_CONTRAST = 25.0
 #: Bands beyond a side: from and to these shares of the outline's mean side length.

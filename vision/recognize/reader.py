@@ -248,8 +248,9 @@ def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect
     """The detection `read_image` reads from (evaluation matches its candidates
     itself): `detect` (default: the project's), then with `clf`: an outline round two
     cards in a row split where their indices say (unions.py), the cards of a row or
-    fan found beside those from the strip of them in view (strips.py), and cards no
-    outline was found for looked for by their corner index (indexfind.py). Each call
+    fan found beside those from the strip of them in view (strips.py), cards no
+    outline was found for looked for by their corner index (indexfind.py), and a
+    card partly under a book read from its part in view (partial.py). Each call
     reads its photo through a ReadingMemo of its own (memo.py: a patch the steps
     share is read once)."""
     det = detect or default_detector()
