@@ -27,6 +27,7 @@ from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
 from vision.recognize.overlap import quad_iou
+from vision.recognize.partial import find_partial
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.strips import find_strips
 from vision.recognize.unions import split_unions
@@ -258,8 +259,9 @@ def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect
     """The detection `read_image` reads from (evaluation matches its candidates
     itself): `detect` (default: the project's), then with `clf`: an outline round two
     cards in a row split where their indices say (unions.py), the cards of a row or
-    fan found beside those from the strip of them in view (strips.py), and cards no
-    outline was found for looked for by their corner index (indexfind.py). Each call
+    fan found beside those from the strip of them in view (strips.py), cards no
+    outline was found for looked for by their corner index (indexfind.py), and a
+    card partly under a book read from its part in view (partial.py). Each call
     reads its photo through a ReadingMemo of its own (memo.py: a patch the steps
     share is read once)."""
     det = detect or default_detector()
@@ -271,8 +273,9 @@ def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect
 
 
 def _still_candidates(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> list[Any]:
-    """`detect`'s candidates after unions, strips and indexfind, all reading through
-    the photo's `memo`."""
+    """`detect`'s candidates after unions, strips, indexfind and partial (a card
+    under a book read from its part in view), all reading through the photo's
+    `memo`."""
     cands = split_unions(memo, image, detect(image))
     cands = find_strips(memo, image, cands)
-    return find_by_index(memo, image, cands)
+    return find_partial(memo, image, find_by_index(memo, image, cands))

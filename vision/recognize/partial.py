@@ -1,0 +1,301 @@
+"""A card partly under a book or a board, read from the part of it in view (stills).
+
+Why: the detector outlines what it sees, so a card half under a book comes back as
+the part in view (its quad as big as the visible share, often with a card-like
+aspect), and its corner indices are cut from that wrong quad: the one index in view
+is cut at the wrong size and often sideways, and the card goes unread (rendered
+phone-like photos, training decks seed 7: 20 of the 77 cards missed; the real
+photos show the same, a card under a book or a cribbage board).
+
+What is done: an outline left unread is taken as a card's part in view, cut by one
+of its sides (`grown_cards`). Across that side the card is grown to card
+proportions at the photo's squeeze (squeeze.told_squeeze of the cards found, else
+1): the side opposite the cut is the card's short side (grown to CARD_ASPECT times
+it) or its long side (grown to it over CARD_ASPECT). The grown card's one index
+corner lying in the part in view is cut and read at the single-corner bars.
+
+What keeps this from inventing cards (a wrong card is far worse than none):
+
+- the cut side must end at something that is not the table (`object_edges`): the
+  band beyond it looks unlike the table beyond the card's end in view (a whole
+  card unread on the table has no such side and is not grown);
+- the grown card's length is a guess, so it is read at three lengths (SIZE_TRIES)
+  which must agree surely (indexfind.agree: no try naming another card, two
+  passing the bars at 0.995); the ways an outline may be grown must not name two
+  cards (which is right is not told);
+- its index region lies in the part in view, off every card read and the index
+  corners read; the grown card lies where no card read lies, repeats no card read
+  (a deck holds each card once), and two outlines reading one card give none.
+
+A card read so replaces its outline, as a candidate with the grown quad and the
+one corner read (`index_visible`), and `visible` the share in view. Stills only
+(`cardtable recognize`, evaluation), like unions.py and strips.py: one network call
+of up to 24 patches per unread outline; the live pipeline keeps its frame budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.recognize.indexfind import agree
+from vision.recognize.overlap import quad_iou
+from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
+from vision.recognize.readings import combine
+
+#: A card's long side over its short one (poker 88/63).
+CARD_ASPECT = 1.4
+#: The grown card must be at least this much longer across the cut than the part
+#: in view (else the outline is the card, or nearly: nothing to grow) ...
+MIN_GROW = 1.2
+#: ... and at most this much (a sliver of a card shows no whole index).
+MAX_GROW = 3.2
+#: Lengths the grown card is read at, as shares of the guessed one (the guess first).
+SIZE_TRIES = (1.0, 0.9, 1.1)
+#: Share of the grown card's index region that must lie in the part in view.
+INDEX_IN_VIEW = 0.9
+#: Share of a grown card's index region that may lie on a card read.
+ON_READ = 0.05
+#: A grown card overlapping a card read by this IoU is that card, or a clash.
+SAME_CARD = 0.3
+#: The band beyond the cut side must differ from the table's (object_edges) by
+#: this much (Lab mean distance plus the difference of the L channel's spread).
+OBJECT_CONTRAST = 25.0
+#: Bands beyond a side: from and to these shares of the outline's mean side length.
+BAND = (0.04, 0.2)
+
+
+@dataclass(frozen=True, slots=True)
+class Grown:
+    """One way to grow a part in view into a card: the grown quad (normalised), its
+    index corner in view (0 or 2), the side of the part cut (0-3: from corner k to
+    k + 1 of the normalised part) and the lengths tried (SIZE_TRIES)."""
+
+    quad: np.ndarray
+    corner: int
+    cut: int
+    tries: tuple[np.ndarray, ...]
+
+
+def _grow(part: np.ndarray, cut: int, length: float, squeeze: float) -> np.ndarray:
+    """The card that keeps the side of the (normalised) `part` opposite side `cut`
+    and runs `length` (at the squeeze undone) across it, past the cut side, its
+    corners in the part's order (clockwise)."""
+    un = part / np.array([1.0, squeeze], np.float32)
+    i = cut
+    a, b = un[(i + 2) % 4], un[(i + 3) % 4]  # the kept side (b -> cut corner i, a -> i+1)
+    grown = un.copy()
+    for keep, far in ((b, i), (a, (i + 1) % 4)):
+        d = un[far] - keep
+        grown[far] = keep + d / max(float(np.hypot(*d)), 1e-6) * length
+    return (grown * np.array([1.0, squeeze], np.float32)).astype(np.float32)
+
+
+def grown_cards(part: Any, squeeze: float = 1.0) -> list[Grown]:
+    """The ways the outline `part` may be a card's part in view, cut by one of its
+    sides: per cut side, the kept (opposite) side as the card's short side or its
+    long side, where that grows the part by MIN_GROW to MAX_GROW across the cut, and
+    the grown card's index corner at the kept side has its index region in the part
+    (INDEX_IN_VIEW)."""
+    q = normalize_quad(part)
+    un = q / np.array([1.0, squeeze], np.float32)
+    area = float(cv2.contourArea(q))
+    out = []
+    for cut in range(4):
+        a, b = un[(cut + 2) % 4], un[(cut + 3) % 4]
+        kept = float(np.hypot(*(a - b)))
+        across = 0.5 * (float(np.hypot(*(un[cut] - b))) + float(np.hypot(*(un[(cut + 1) % 4] - a))))
+        for length in (kept * CARD_ASPECT, kept / CARD_ASPECT):
+            if not MIN_GROW * across <= length <= MAX_GROW * across:
+                continue
+            tries = tuple(_grow(q, cut, length * k, squeeze) for k in SIZE_TRIES)
+            card = _start_short(tries[0], squeeze)
+            corner = _corner_in(card, q, area)
+            if corner is None:
+                continue
+            tries = tuple(_start_short(t, squeeze) for t in tries)
+            out.append(Grown(card, corner, cut, tries))
+    return out
+
+
+def _start_short(quad: np.ndarray, squeeze: float) -> np.ndarray:
+    """`quad` (clockwise) normalised, starting at a short side of the card (at the
+    squeeze undone): a card seen near square keeps the start it is given."""
+    un = quad / np.array([1.0, squeeze], np.float32)
+    e01 = float(np.hypot(*(un[1] - un[0])))
+    e12 = float(np.hypot(*(un[2] - un[1])))
+    start = quad if e01 <= e12 else quad[[1, 2, 3, 0]]
+    return normalize_quad(start)
+
+
+def _corner_in(card: np.ndarray, part: np.ndarray, area: float) -> int | None:
+    """The index corner (0 or 2) of `card` whose index region lies in `part`."""
+    if area <= 0:
+        return None
+    for k, region in zip((0, 2), index_quads(card)):
+        inter = float(cv2.intersectConvexConvex(region, part)[0])
+        if inter >= INDEX_IN_VIEW * float(cv2.contourArea(region)):
+            return k
+    return None
+
+
+def _band(lab: np.ndarray, part: np.ndarray, side: int, span: tuple[float, float] = (0.1, 0.9)
+          ) -> np.ndarray | None:
+    """Lab samples of the band just beyond side `side` of `part`, along `span` of
+    the side (shares from its first corner; None: mostly outside the image)."""
+    p, q = part[side], part[(side + 1) % 4]
+    centre = part.mean(axis=0)
+    d = q - p
+    n = np.array([d[1], -d[0]], np.float32) / max(float(np.hypot(*d)), 1e-6)
+    if float(np.dot(n, (p + q) / 2 - centre)) < 0:
+        n = -n  # outward
+    size = float(np.sqrt(max(float(cv2.contourArea(part)), 1.0)))
+    t = np.linspace(span[0], span[1], 16, dtype=np.float32)
+    s = np.linspace(BAND[0], BAND[1], 5, dtype=np.float32) * size
+    pts = (p[None, None, :] + t[:, None, None] * d[None, None, :]
+           + s[None, :, None] * n[None, None, :]).reshape(-1, 2)
+    h, w = lab.shape[:2]
+    x, y = np.rint(pts[:, 0]).astype(int), np.rint(pts[:, 1]).astype(int)
+    ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    if ok.mean() < 0.6:
+        return None
+    return lab[y[ok], x[ok]].astype(np.float32)
+
+
+def _contrast(a: np.ndarray, b: np.ndarray) -> float:
+    """How unlike two bands' samples look: Lab mean distance plus the difference of
+    their L spread (a book's print or a board's stripes on a plain table)."""
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))
+                 + abs(float(a[:, 0].std()) - float(b[:, 0].std())))
+
+
+def object_edges(lab: np.ndarray, part: Any) -> list[float]:
+    """Per side of the normalised `part`: how unlike the band beyond it looks to
+    the table the card lies on, in the photo `lab` (Lab; 0: a side the photo cuts).
+
+    The table, were that side cut by an object, is what lies beyond the other
+    sides where the object is not: the whole opposite side (the card's end in
+    view), and of the two sides between, the half nearer that end (the object
+    reaching past the card's sides lies beyond their other half). The least unlike
+    of the three counts."""
+    q = normalize_quad(part)
+    out = []
+    for k in range(4):
+        band = _band(lab, q, k)
+        # (side k + 1 runs towards the far end, side k + 3 away from it)
+        others = [_band(lab, q, (k + 2) % 4), _band(lab, q, (k + 1) % 4, (0.55, 0.9)),
+                  _band(lab, q, (k + 3) % 4, (0.1, 0.45))]
+        known = [b for b in others if b is not None]
+        out.append(0.0 if band is None or not known
+                   else min(_contrast(band, b) for b in known))
+    return out
+
+
+_FIELDS = {"corners", "index_visible", "index_patches", "patch_corners", "visible"}
+
+
+def _usable(cand: Any) -> bool:
+    """A detector candidate taken for a face-up card (a grown card is made from it)."""
+    return bool(is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}
+                and not getattr(cand, "face_down", False))
+
+
+def _on(region: np.ndarray, quads: Sequence[np.ndarray]) -> float:
+    """Share of `region` the `quads` cover (overlaps counted twice)."""
+    area = float(cv2.contourArea(region))
+    if area <= 0:
+        return 1.0
+    return sum(float(cv2.intersectConvexConvex(region, q)[0]) for q in quads) / area
+
+
+def _first_read(clf: Any, cand: Any) -> bool:
+    """Do the candidate's own corner patches read a card, or a rank, at the bars?"""
+    own = list(getattr(cand, "index_patches", ()))
+    if not own:
+        return False
+    v = combine(clf.classify(own), clf.calibration)
+    return v.card is not None or v.rank is not None
+
+
+def _clear(g: Grown, read: Sequence[np.ndarray], indices: Sequence[np.ndarray]) -> bool:
+    """Does grown card `g` lie off the cards read (`read`: their quads; SAME_CARD),
+    its index region off them and off the index corners read (ON_READ)?"""
+    region = index_quads(g.quad)[g.corner // 2]
+    if _on(region, read) > ON_READ or _on(region, indices) > ON_READ:
+        return False
+    return not any(quad_iou(g.quad, r) >= SAME_CARD for r in read)
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    """The BGR `image` in Lab (8-bit)."""
+    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+
+
+def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
+    """`cands` with each unread outline that reads as a card grown past an object's
+    edge replaced by that card (see module). `clf`: an IndexClassifier (or the
+    photo's ReadingMemo); an enrolled deck is left alone."""
+    if getattr(clf, "deck", None) is not None or not cands or image.ndim != 3:
+        return list(cands)
+    from vision.detect.squeeze import SQUEEZE_BAND, told_squeeze
+    from vision.recognize.reader import read_candidates
+
+    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
+    faces = [q for q, c in zip(quads, cands) if not getattr(c, "face_down", False)]
+    k, _ = told_squeeze(faces, [getattr(c, "score", 0.0) for c in cands
+                                if not getattr(c, "face_down", False)])
+    squeeze = 1.0 if k is None or SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1] else k
+    # (First the outlines whose own corners read no card, with a side at an object's
+    # edge: most photos have none, and are spared the whole reading rule.)
+    lab = None
+    ways: list[tuple[int, Grown]] = []
+    for i, c in enumerate(cands):
+        if not _usable(c) or _first_read(clf, c):
+            continue
+        tries = grown_cards(quads[i], squeeze)
+        if not tries:
+            continue
+        lab = _lab(image) if lab is None else lab
+        edges = object_edges(lab, quads[i])
+        ways += [(i, g) for g in tries if edges[g.cut] >= OBJECT_CONTRAST]
+    if not ways:
+        return list(cands)
+    sightings = read_candidates(clf, image, cands)
+    read = [q for q, s in zip(quads, sightings) if s.card]
+    taken = {s.card for s in sightings if s.card}
+    indices = [r for c, s in zip(cands, sightings) if s.card
+               for r, v in zip(index_quads(c.corners), getattr(c, "index_visible", (1, 1)))
+               if v]
+    ways = [(i, g) for i, g in ways if not (sightings[i].card or sightings[i].rank)
+            and _clear(g, read, indices)]
+    if not ways:
+        return list(cands)
+    patches = [extract_index_patches(image, t)[g.corner // 2] for _, g in ways for t in g.tries]
+    reads = clf.classify(patches)
+    per = len(SIZE_TRIES)
+    found: dict[int, list[tuple[Grown, str, float, np.ndarray]]] = {}
+    named: dict[int, set[str]] = {}
+    for n, (i, g) in enumerate(ways):
+        mine = reads[n * per:(n + 1) * per]
+        named.setdefault(i, set()).update(f"{r.rank}{r.suit}" for r in mine
+                                          if r.rank is not None and r.confidence > 0.5)
+        v = combine([mine[0]], clf.calibration)
+        if v.card is not None and v.card not in taken and agree(mine, clf.calibration):
+            found.setdefault(i, []).append((g, v.card, v.confidence, patches[n * per]))
+    sure = {i: max(xs, key=lambda x: x[2]) for i, xs in found.items() if len(named[i]) == 1}
+    cards = [x[1] for x in sure.values()]
+    sure = {i: x for i, x in sure.items() if cards.count(x[1]) == 1}
+    return [_as_card(c, *sure[i]) if i in sure else c for i, c in enumerate(cands)]
+
+
+def _as_card(cand: Any, g: Grown, card: str, conf: float, patch: np.ndarray) -> Any:
+    """`cand` (the part in view) as grown card `g`, read at its corner in view."""
+    area = float(cv2.contourArea(np.asarray(cand.corners, np.float32).reshape(4, 2)))
+    share = area / max(float(cv2.contourArea(g.quad)), 1e-6)
+    return replace(cand, corners=tuple((float(x), float(y)) for x, y in g.quad),
+                   index_visible=(g.corner == 0, g.corner == 2), index_patches=(patch,),
+                   patch_corners=(g.corner,), visible=min(1.0, share))
