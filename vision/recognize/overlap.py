@@ -21,3 +21,13 @@ def quad_iou(a: Any, b: Any) -> float:
     inter, _ = cv2.intersectConvexConvex(qa, qb)
     union = float(cv2.contourArea(qa)) + float(cv2.contourArea(qb)) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def covered_share(region: np.ndarray, quads: Any) -> float:
+    """Share of the convex `region` that the `quads` cover (overlaps counted twice);
+    1 for an empty region. Stills' finders ask it of an index corner: does a read
+    card or index lie on it?"""
+    area = float(cv2.contourArea(region))
+    if area <= 0:
+        return 1.0
+    return sum(float(cv2.intersectConvexConvex(region, q)[0]) for q in quads) / area

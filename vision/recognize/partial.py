@@ -36,16 +36,17 @@ of up to 24 patches per unread outline; the live pipeline keeps its frame budget
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.recognize.indexfind import agree
-from vision.recognize.overlap import quad_iou
+from vision.recognize.overlap import covered_share, quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.readings import combine
+from vision.recognize.strips import face_up_candidate
 
 #: A card's long side over its short one (poker 88/63).
 CARD_ASPECT = 1.4
@@ -195,21 +196,6 @@ def object_edges(lab: np.ndarray, part: Any) -> list[float]:
     return out
 
 
-_FIELDS = {"corners", "index_visible", "index_patches", "patch_corners", "visible"}
-
-
-def _usable(cand: Any) -> bool:
-    """A detector candidate taken for a face-up card (a grown card is made from it)."""
-    return bool(is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}
-                and not getattr(cand, "face_down", False))
-
-
-def _on(region: np.ndarray, quads: Sequence[np.ndarray]) -> float:
-    """Share of `region` the `quads` cover (overlaps counted twice)."""
-    area = float(cv2.contourArea(region))
-    if area <= 0:
-        return 1.0
-    return sum(float(cv2.intersectConvexConvex(region, q)[0]) for q in quads) / area
 
 
 def _first_read(clf: Any, cand: Any) -> bool:
@@ -225,7 +211,7 @@ def _clear(g: Grown, read: Sequence[np.ndarray], indices: Sequence[np.ndarray]) 
     """Does grown card `g` lie off the cards read (`read`: their quads; SAME_CARD),
     its index region off them and off the index corners read (ON_READ)?"""
     region = index_quads(g.quad)[g.corner // 2]
-    if _on(region, read) > ON_READ or _on(region, indices) > ON_READ:
+    if covered_share(region, read) > ON_READ or covered_share(region, indices) > ON_READ:
         return False
     return not any(quad_iou(g.quad, r) >= SAME_CARD for r in read)
 
@@ -254,7 +240,7 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
     lab = None
     ways: list[tuple[int, Grown]] = []
     for i, c in enumerate(cands):
-        if not _usable(c) or _first_read(clf, c):
+        if not face_up_candidate(c) or _first_read(clf, c):
             continue
         tries = grown_cards(quads[i], squeeze)
         if not tries:

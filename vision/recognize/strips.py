@@ -37,7 +37,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize.overlap import quad_iou
+from vision.recognize.overlap import covered_share, quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.readings import Reading, combine
 from vision.recognize.stripgeom import (
@@ -107,20 +107,11 @@ class Strip:
 _FIELDS = {"corners", "index_visible", "index_patches", "patch_corners", "visible"}
 
 
-def _usable(cand: Any) -> bool:
-    """A detector candidate (a strip card is made from it), not taken for a back."""
+def face_up_candidate(cand: Any) -> bool:
+    """A detector candidate (a strip card is made from it by dataclasses.replace),
+    not taken for a back."""
     return bool(is_dataclass(cand) and _FIELDS <= {f.name for f in fields(cand)}
                 and not getattr(cand, "face_down", False))
-
-
-
-
-def _covered(region: np.ndarray, quads: Sequence[np.ndarray]) -> float:
-    """Share of the index `region` that the `quads` cover (overlaps counted twice)."""
-    area = float(cv2.contourArea(region))
-    if area <= 0:
-        return 1.0
-    return sum(float(cv2.intersectConvexConvex(region, q)[0]) for q in quads) / area
 
 
 def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np.ndarray]],
@@ -150,9 +141,9 @@ def _clear(s: Strip, read: Sequence[np.ndarray], indices: Sequence[tuple[int, np
     # Its index beside the card it was found from, not under it: a card found whose
     # index the detector took for covered is not read again from a guess beside
     # it sharing that corner (training decks, seed 9).
-    if s.base is not None and _covered(region, [s.base]) > UNDER_BASE:
+    if s.base is not None and covered_share(region, [s.base]) > UNDER_BASE:
         return False
-    return not any(_covered(region, [r]) > ON_INDEX for i, r in indices if i not in replaced)
+    return not any(covered_share(region, [r]) > ON_INDEX for i, r in indices if i not in replaced)
 
 
 def _card_shaped(quad: np.ndarray) -> bool:
@@ -173,7 +164,7 @@ def _seeds(cands: Sequence[Any], cards: Sequence[str | None], shows: Sequence[bo
     aspect = float(np.median(shapes)) if shapes else CARD_ASPECT
     out = []
     for i, c in enumerate(cands):
-        if not _usable(c):
+        if not face_up_candidate(c):
             continue
         q = normalize_quad(c.corners)
         # (Between a card's shape and an outline's round two cards: both. As a
@@ -214,7 +205,7 @@ def find_strips(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
     taken = {c for c in cards if c is not None}
     read = [q for q, c in zip(quads, cards) if c is not None]
     unread = [j for j, c in enumerate(cards) if c is None]
-    shaped = [(j, quads[j]) for j in unread if _usable(cands[j]) and _card_shaped(quads[j])]
+    shaped = [(j, quads[j]) for j in unread if face_up_candidate(cands[j]) and _card_shaped(quads[j])]
     fronts = [(i, q, way) for i, q in seeds for way in (1, -1)]
     accepted: list[tuple[Strip, str, float]] = []
     for _ in range(MAX_CHAIN):
@@ -323,7 +314,7 @@ def _first_reads(clf: Any, cands: Sequence[Any]
         shows.append(any(r.none_prob <= SHOWS_INDEX for r in mine))
     regions = [(i, index_quads(cands[i].corners)[k // 2]) for (i, k, _), r in zip(own, reads)
                if combine([r], clf.calibration).card is not None]
-    regions += [(i, r) for i, c in enumerate(cands) if cards[i] is None and _usable(c)
+    regions += [(i, r) for i, c in enumerate(cands) if cards[i] is None and face_up_candidate(c)
                 and _card_shaped(np.asarray(c.corners)) for r in index_quads(c.corners)]
     return cards, shows, regions
 
