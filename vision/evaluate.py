@@ -184,12 +184,29 @@ def match_real(boxes: list[tuple[float, float, float, float]], quads: list[Any]
     return match
 
 
+def live_detector() -> Callable[[np.ndarray], list[Any]]:
+    """The live pipeline's detection (`Pipeline` reads its candidates with
+    `read_candidates`, then `without_doubles`, as evaluate_rendered does)."""
+    from vision.detect import detect_cards
+    from vision.pipeline import LIVE_DETECTOR
+
+    def detect(image: np.ndarray) -> list[Any]:
+        return detect_cards(image, LIVE_DETECTOR)
+
+    return detect
+
+
 def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
                       seed: int = 0, *, n_cards: int = 8, overlap: float = 0.4,
                       face_down: float = 0.1, quads: str = "truth",
                       detect: Callable[[np.ndarray], list[Any]] | None = None
                       ) -> RenderedReport:
-    """Read `n_scenes` rendered scenes of `decks` and tally the outcomes (see module)."""
+    """Read `n_scenes` rendered scenes of `decks` and tally the outcomes (see module).
+
+    `quads`: "truth" (the recogniser alone, on the true quads), "detect" (the stills
+    chain: `still_detector`, as `cardtable recognize`) or "live" (what the referee's
+    `vision.pipeline.Pipeline` reads from a frame: its detector, none of the stills
+    steps); `detect` overrides the detector of the last two."""
     from vision.recognize.patch import extract_index_patches
     from vision.scene import SceneRenderer, random_scene_spec
 
@@ -201,6 +218,8 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         from vision.recognize.reader import still_detector
 
         detect = still_detector(clf)
+    if quads == "live" and detect is None:
+        detect = live_detector()
     for i in range(n_scenes):
         spec = random_scene_spec(rng, names, n_cards, overlap=overlap, face_down=face_down)
         image, truth = renderer.render(spec, rng)
@@ -407,8 +426,9 @@ def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int 
     """The recognition part of `make bench`: prints a table, returns the key figures.
 
     Rendered scenes of the held-out decks (8 cards, 40% overlapping), read from true
-    quads (the recogniser alone) and from detected ones (the whole chain); then the
-    real test photos (rank only).
+    quads (the recogniser alone), from detected ones (the whole stills chain) and as
+    the live pipeline reads a frame (its detector, no stills steps: what the referee
+    sees); then the real test photos (rank only).
     """
     import time
 
@@ -440,7 +460,7 @@ def bench(out: Callable[[str], None] = print, scenes: int = 60, real_limit: int 
         f"refused), one thread")
     out(f"recognition on rendered scenes of held-out decks "
         f"({', '.join(d.name for d in decks)}), {scenes} scenes x 8 cards:")
-    for mode in ("truth", "detect"):
+    for mode in ("truth", "detect", "live"):
         t0 = time.perf_counter()
         rep = evaluate_rendered(clf, decks, scenes, seed=1234, quads=mode)
         out(f"  {mode + ' quads':12s} all        {rep.all.row()}")

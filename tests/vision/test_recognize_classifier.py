@@ -148,3 +148,22 @@ def test_a_second_look_reuses_the_first_cut_it_was_given(clf):
     assert seen == [3 * corners, 2 * corners]
     assert [(a.card, a.rank, a.suit) for a in reused] == [(a.card, a.rank, a.suit) for a in again]
     assert [a.confidence for a in reused] == pytest.approx([a.confidence for a in again], abs=1e-5)
+
+
+def test_live_evaluation_reads_as_the_pipeline_does(clf):
+    """evaluate_rendered(quads="live") stands for the referee's Pipeline: the same
+    cards from the same frame."""
+    from vision.evaluate import live_detector
+    from vision.pipeline import Pipeline
+    from vision.recognize.reader import read_candidates, without_doubles
+    from vision.types import Frame
+
+    rng = np.random.default_rng(5)
+    spec = scene.random_scene_spec(rng, heldout_decks()[:2], 8, overlap=0.4)
+    image, _ = scene.render_scene(spec, rng)
+    piped = Pipeline(clf).read(Frame(image, 0, 0.0)).cards
+    evaluated = without_doubles(read_candidates(clf, image, live_detector()(image)))
+    assert [(s.card, s.corners) for s in piped] == [(s.card, s.corners) for s in evaluated]
+    assert sum(s.card is not None for s in piped) >= 4
+    rep = evaluate_rendered(clf, heldout_decks(), n_scenes=3, seed=99, quads="live")
+    assert rep.all.n >= 15 and rep.all.wrong == 0
