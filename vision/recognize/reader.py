@@ -4,13 +4,15 @@ CLI, evaluation) and the live pipeline alike.
 `read_candidates` reads every face-up card of a frame from its visible corner
 indices in one network call. For the cards still unread it then lets the pips of a
 whole number card vouch for its rank (pipcheck.py), asks a pair of networks for a
-second opinion (fallback.py), and gives a second look (one more call) to those whose
-corners agreed but fell short of the bars: cheapest first, so that the cards one
-settles spare the next. It reports backs as backs, and finally applies
-`one_of_each`. `read_image` is the same composition without state: detect,
-then read (what each patch read is remembered for that photo only, so that its
-reading steps show the network each patch once: memo.py). Detection is passed in (`detect`) so that evaluation can also feed
-ground-truth quads.
+second opinion (fallback.py), gives a second look (one more call) to those whose
+corners agreed but fell short of the bars, and lets the frame's sure cards tell an
+unsure black suit (decksuits.py): cheapest first, so that the cards one settles
+spare the next. A card read whose pips count another rank is then not given
+(`pipcheck.pips_contradict`). It reports backs as backs, and finally applies
+`one_of_each`. `read_image` is the same composition without state: detect, then
+read (what each patch read is remembered for that photo only, so that its reading
+steps show the network each patch once: memo.py). Detection is passed in
+(`detect`) so that evaluation can also feed ground-truth quads.
 """
 
 from __future__ import annotations
