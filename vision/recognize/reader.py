@@ -113,13 +113,16 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
             if other.card is not None:
                 verdicts[i], moved[i] = other, quad
                 again = [j for j in again if j != i]
+    by_pips: set[int] = set()  # cards the pips (or an ace's pip) gave: already witnessed
     if not enrolled:  # number cards the network left unread: their pips as a witness
         # (before the second look: a count costs about a millisecond, a look a
         # network call, which the cards the pips settle are spared)
         for i, v in enumerate(verdicts):
             if v is not None and v.card is None and i not in moved:
-                verdicts[i] = pipcheck.read_by_pips(image, cands[i], firsts[i],
-                                                    clf.calibration) or v
+                given = pipcheck.read_by_pips(image, cands[i], firsts[i], clf.calibration)
+                if given is not None and given.card is not None:
+                    verdicts[i] = given
+                    by_pips.add(i)
         again = [i for i in again if verdicts[i] is None or verdicts[i].card is None]
     pair = getattr(clf, "fallback", None)
     if pair is not None:  # the cards still unread: a second opinion (fallback.py)
@@ -141,6 +144,7 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
     if not enrolled:  # a whole number card whose pips count another rank: not given
         for i, v in enumerate(verdicts):
             if (v is not None and v.card is not None and i not in moved
+                    and i not in by_pips
                     and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
                 verdicts[i] = CardReading(None, 0.0, None, None)
     out = []
