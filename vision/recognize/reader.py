@@ -216,7 +216,7 @@ def without_doubles(sightings: Sequence[CardSighting]) -> list[CardSighting]:
         return list(sightings)
     return [s for s in sightings
             if s.card is not None or not any(
-                _same_way(q, r) and quad_iou(q, r) >= DOUBLE_IOU
+                quad_iou(q, r) >= DOUBLE_IOU and _same_way(q, r)  # (the cheap test first)
                 for q in [np.asarray(s.corners, np.float32)] for r in read)]
 
 
@@ -228,8 +228,6 @@ def _same_way(a: np.ndarray, b: np.ndarray) -> bool:
         return float(np.degrees(np.arctan2(v[1], v[0])))
     d = abs(angle(a) - angle(b)) % 180.0
     return min(d, 180.0 - d) <= SAME_WAY_DEG
-
-
 
 
 def _index_on(s: CardSighting, visible: tuple[bool, ...], other: CardSighting) -> bool:
