@@ -66,7 +66,7 @@ import numpy as np
 
 from vision.recognize import pipclean as clean
 from vision.recognize.patch import AMBIGUOUS_ASPECT, INDEX_BOX, mean_aspect, normalize_quad
-from vision.recognize.pipsuit import pip_suit
+from vision.recognize.pipsuit import pip_suits
 
 #: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
 #: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
@@ -109,7 +109,9 @@ class PipCount:
     three default to a perfect card, so callers' tests may build one from four.
     `suit`: "C", "D", "H" or "S" when every pip's shape says the same suit surely
     (see pipsuit.pip_suit), else None: the suit a second time, large, for cards whose
-    corner index the network reads unsurely.
+    corner index the network reads unsurely. `lean`: the suit the pips' shapes
+    show under looser bars (pipsuit.LEAN_BARS; black only), a witness only beside
+    the corners' own reading of that suit (pipcheck.pip_verdict).
     """
 
     count: int
@@ -120,6 +122,7 @@ class PipCount:
     colour_gap: float = 0.0
     shape_agreement: float = 1.0
     suit: str | None = None
+    lean: str | None = None
 
 
 def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
@@ -143,7 +146,9 @@ def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
     if not counts or any(c.count != counts[0].count for c in counts):
         return None
     if any(c.suit != counts[0].suit for c in counts):  # nor a suit unless both agree
-        return replace(counts[0], suit=None)
+        counts[0] = replace(counts[0], suit=None)
+    if any(c.lean != counts[0].lean for c in counts):
+        counts[0] = replace(counts[0], lean=None)
     return counts[0]
 
 
@@ -328,10 +333,10 @@ def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
     alike = clean.shape_agreement(labels, stats[ids], ids)
     if alike < clean.MIN_SHAPE_AGREEMENT:
         return None
-    suit = pip_suit(card, labels, stats[ids], ids, red, scale, sharpness)
+    suits = pip_suits(card, labels, stats[ids], ids, red, scale, sharpness)
     return PipCount(count=count, red=red, size_spread=spread, symmetry=worst,
                     colour_spread=within, colour_gap=between, shape_agreement=alike,
-                    suit=suit)
+                    suit=suits.sure, lean=suits.lean)
 
 
 #: The middle field the stray-edge check looks at (x0, x1, y0, y1), canonical pixels:
