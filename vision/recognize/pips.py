@@ -66,7 +66,8 @@ import numpy as np
 
 from vision.recognize import pipclean as clean
 from vision.recognize.patch import AMBIGUOUS_ASPECT, INDEX_BOX, mean_aspect, normalize_quad
-from vision.recognize.pipsuit import pip_suits
+from vision.recognize.pipsplit import split_touching
+from vision.recognize.pipsuit import PipSuits, pip_suits
 
 #: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
 #: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
@@ -277,20 +278,34 @@ LAYOUTS = {(0, 2): 2, (0, 3): 3, (2, 0): 4, (2, 1): 5, (3, 0): 6, (3, 1): 7, (3,
            (4, 0): 8, (4, 1): 9, (4, 2): 10}
 
 
-def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
-    """The pip count when the field's ink components are a clean set of pips
-    (`scale`: image pixels per canonical pixel, for the suit's resolution guard)."""
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
+def _parts(stats: np.ndarray, cents: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per ink component but the background: (area, centre x, centre y as shares
+    of the card, thin line along the border, inner: in the middle field and no
+    line, big: inner and pip-sized)."""
     area_all = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    if area_all.size == 0:
-        return None
     cx = cents[1:, 0] / CANON_W
     cy = cents[1:, 1] / CANON_H
     # the table or a card's edge in a thin line along the border: the quad runs a
     # pixel or two outside the card; such lines are neither pips nor cut pips
     line = _border_lines(stats[1:])
     inner = (cx > INDEX_COLUMN) & (cx < 1.0 - INDEX_COLUMN) & ~line
-    big = inner & (area_all >= 25)
+    return area_all, cx, cy, line, inner, inner & (area_all >= 25)
+
+
+def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
+    """The pip count when the field's ink components are a clean set of pips
+    (`scale`: image pixels per canonical pixel, for the suit's resolution guard)."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
+    if n < 2:
+        return None
+    area_all, cx, cy, line, inner, big = _parts(stats, cents)
+    split = np.zeros(n, bool)  # by label: a part of touching pips split apart
+    parted = split_touching(labels, stats, cents, np.flatnonzero(big) + 1)
+    if parted is not None:
+        labels, stats, cents, split = parted
+        n = stats.shape[0]
+        area_all, cx, cy, line, inner, big = _parts(stats, cents)
     if big.sum() < 2:
         return None
     signs = np.concatenate([[False], ~inner & ~line])  # by label: the indices' ink
@@ -333,7 +348,9 @@ def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
     alike = clean.shape_agreement(labels, stats[ids], ids)
     if alike < clean.MIN_SHAPE_AGREEMENT:
         return None
-    suits = pip_suits(card, labels, stats[ids], ids, red, scale, sharpness)
+    whole = ids[~split[ids]]  # a split pip's cut edge is no suit's shape
+    suits = (pip_suits(card, labels, stats[whole], whole, red, scale, sharpness)
+             if whole.size >= 2 else PipSuits(None, None))
     return PipCount(count=count, red=red, size_spread=spread, symmetry=worst,
                     colour_spread=within, colour_gap=between, shape_agreement=alike,
                     suit=suits.sure, lean=suits.lean)
