@@ -69,3 +69,19 @@ def test_spades_get_no_lean(deck: str, card: str, blur: float, height: int) -> N
     blurred clubs fool the network the same way: a spade is given only surely."""
     got = _soft(deck, card, blur, height)
     assert got is not None and got.suit is None and got.lean is None, got
+
+
+@pytest.mark.parametrize(("card", "height", "suit"), [
+    ("9C", 260, "C"), ("9C", 150, "C"),
+    # at 260 px the ten's clubs touch in two blobs of four and five: one pip is
+    # left whole, too few to tell the suit (split pips are cut, not printed); at
+    # 150 px three are left whole
+    ("10C", 260, None), ("10C", 150, "C"),
+])
+def test_touching_clubs_are_split_and_counted(card: str, height: int, suit: str | None) -> None:
+    """gnome/plastic's broad clubs touch in the nine's and ten's layout (one ink
+    component of two, four or five pips): split apart, they count, and the pips
+    left whole tell the suit when there are enough of them."""
+    img, quad = _card_scene(deck_or_skip("gnome/plastic"), card, height=height, angle=15)
+    got = count_pips(img, quad)
+    assert got is not None and got.count == int(card[:-1]) and got.suit == suit, got
