@@ -54,6 +54,8 @@ right; red/black = the pips' colour against the suit, over counted cards):
 
 The suit (PipCount.suit): the pips print the suit a second time, large; pipsuit.py
 reads it from their shapes once they are counted (its method and figures are there).
+Pips that touch at the canonical size (broad clubs of a nine or ten) are split
+apart before the count (pipsplit.py).
 """
 
 from __future__ import annotations

@@ -17,6 +17,16 @@ count that follows keeps all of pips.py's checks (like sizes and shapes, a
 number card's layout, symmetry), so a split that does not give a number card's
 clean set of pips gives no count. Split pips are not used for the suit
 (pips.py): their touching edge is cut, not printed.
+
+Figures (session 10; the /tmp/s6a development pickles of training and calibration
+decks, true and detected quads, whole cards): 8330 counts, 187 of them through a
+split, 0 counts of a wrong rank (courts, aces, backs, phantoms included) and 0
+wrong suits; rendered calibration decks, true quads seeds 5/7/8 (60 scenes): right
+393/385/375 -> 396/390/377, detected seed 5: 340 -> 347; training decks and real
+train photos unchanged (one more count there: cam_image41's motion-blurred 9S,
+its pips run together, counted 9 and given spades; by eye right). Time: 0.04-0.05
+ms per count with nothing to split; 0.6 ms (a nine) to 3.7 ms (a ten of two
+blobs) for a card split.
 """
 
 from __future__ import annotations
