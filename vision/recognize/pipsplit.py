@@ -74,7 +74,7 @@ def split_touching(labels: np.ndarray, stats: np.ndarray, cents: np.ndarray, ids
     next_label = int(stats.shape[0])
     for i in ids:
         ratio = float(stats[i, cv2.CC_STAT_AREA]) / one
-        k = int(round(ratio))
+        k = round(ratio)
         if k < 2 or k > MAX_PARTS or abs(ratio - k) > MULTIPLE_TOL * k:
             continue
         x, y, w, h = (int(v) for v in stats[i, :4])
