@@ -20,7 +20,13 @@ So a card the network left unread is given when, on a card lying whole in view:
   are read as spades with near certainty, which is why its black-suit bars are
   steep. When the pips show no suit, the corners must agree on one, the pips' colour
   must be its colour (red for hearts and diamonds), and it must pass the network's
-  own calibrated suit bar.
+  own calibrated suit bar, or be the suit the pips lean to (PipCount.lean: looser
+  bars, clubs only) with a pooled probability of LEAN_SUIT_BAR. Why the lean:
+  the network's suit mistakes run from clubs to spades, and the pips' from
+  clubs to spades too (never a spade scored as a club), so a club named by both,
+  each short of its own bar, shares no pixels and no failure; a spade named by
+  both does share one (a blurred club), which is why spades get no lean
+  (pipsuit.LEAN_BARS).
 
 The pips also speak against a card: a card read from its corners that lies whole in
 view and whose pips count another rank, or show the other colour or (surely) another
@@ -50,6 +56,9 @@ from vision.recognize.pips import PipCount, count_pips
 
 #: Pooled rank probability the network must give the pips' rank.
 RANK_BAR = 0.5
+#: Pooled suit probability of the corners naming the suit the pips lean to
+#: (PipCount.lean) for the two to give it: the corners' best suit.
+LEAN_SUIT_BAR = 0.5
 #: A corner reading another rank more surely than this blocks the card.
 OVERRULE = 0.9
 #: Share of the card that must be in view (detector's `visible`) for its middle to be
@@ -99,7 +108,8 @@ def pip_verdict(readings: Sequence[Reading], pips: PipCount | None, calib: Calib
     if (suit in _RED) != pips.red:
         return None
     suit_p = joint_prob([r.suit_prob for r in agree])
-    if suit_p < calib.suit_bar(suit, len(agree) >= 2):
+    leaning = pips.lean == suit and suit_p >= LEAN_SUIT_BAR  # two witnesses (module)
+    if not leaning and suit_p < calib.suit_bar(suit, len(agree) >= 2):
         return None
     return CardReading(f"{rank}{suit}", min(rank_p, suit_p), rank, suit)
 

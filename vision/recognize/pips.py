@@ -54,6 +54,8 @@ right; red/black = the pips' colour against the suit, over counted cards):
 
 The suit (PipCount.suit): the pips print the suit a second time, large; pipsuit.py
 reads it from their shapes once they are counted (its method and figures are there).
+Pips that touch at the canonical size (broad clubs of a nine or ten) are split
+apart before the count (pipsplit.py).
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ import numpy as np
 
 from vision.recognize import pipclean as clean
 from vision.recognize.patch import AMBIGUOUS_ASPECT, INDEX_BOX, mean_aspect, normalize_quad
-from vision.recognize.pipsuit import pip_suit
+from vision.recognize.pipsplit import split_touching
+from vision.recognize.pipsuit import PipSuits, pip_suits
 
 #: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
 #: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
@@ -109,7 +112,9 @@ class PipCount:
     three default to a perfect card, so callers' tests may build one from four.
     `suit`: "C", "D", "H" or "S" when every pip's shape says the same suit surely
     (see pipsuit.pip_suit), else None: the suit a second time, large, for cards whose
-    corner index the network reads unsurely.
+    corner index the network reads unsurely. `lean`: the suit the pips' shapes
+    show under looser bars (pipsuit.LEAN_BARS; black only), a witness only beside
+    the corners' own reading of that suit (pipcheck.pip_verdict).
     """
 
     count: int
@@ -120,6 +125,7 @@ class PipCount:
     colour_gap: float = 0.0
     shape_agreement: float = 1.0
     suit: str | None = None
+    lean: str | None = None
 
 
 def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
@@ -143,7 +149,9 @@ def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
     if not counts or any(c.count != counts[0].count for c in counts):
         return None
     if any(c.suit != counts[0].suit for c in counts):  # nor a suit unless both agree
-        return replace(counts[0], suit=None)
+        counts[0] = replace(counts[0], suit=None)
+    if any(c.lean != counts[0].lean for c in counts):
+        counts[0] = replace(counts[0], lean=None)
     return counts[0]
 
 
@@ -272,20 +280,34 @@ LAYOUTS = {(0, 2): 2, (0, 3): 3, (2, 0): 4, (2, 1): 5, (3, 0): 6, (3, 1): 7, (3,
            (4, 0): 8, (4, 1): 9, (4, 2): 10}
 
 
-def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
-    """The pip count when the field's ink components are a clean set of pips
-    (`scale`: image pixels per canonical pixel, for the suit's resolution guard)."""
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
+def _parts(stats: np.ndarray, cents: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per ink component but the background: (area, centre x, centre y as shares
+    of the card, thin line along the border, inner: in the middle field and no
+    line, big: inner and pip-sized)."""
     area_all = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    if area_all.size == 0:
-        return None
     cx = cents[1:, 0] / CANON_W
     cy = cents[1:, 1] / CANON_H
     # the table or a card's edge in a thin line along the border: the quad runs a
     # pixel or two outside the card; such lines are neither pips nor cut pips
     line = _border_lines(stats[1:])
     inner = (cx > INDEX_COLUMN) & (cx < 1.0 - INDEX_COLUMN) & ~line
-    big = inner & (area_all >= 25)
+    return area_all, cx, cy, line, inner, inner & (area_all >= 25)
+
+
+def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
+    """The pip count when the field's ink components are a clean set of pips
+    (`scale`: image pixels per canonical pixel, for the suit's resolution guard)."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
+    if n < 2:
+        return None
+    area_all, cx, cy, line, inner, big = _parts(stats, cents)
+    split = np.zeros(n, bool)  # by label: a part of touching pips split apart
+    parted = split_touching(labels, stats, cents, np.flatnonzero(big) + 1)
+    if parted is not None:
+        labels, stats, cents, split = parted
+        n = stats.shape[0]
+        area_all, cx, cy, line, inner, big = _parts(stats, cents)
     if big.sum() < 2:
         return None
     signs = np.concatenate([[False], ~inner & ~line])  # by label: the indices' ink
@@ -328,10 +350,12 @@ def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
     alike = clean.shape_agreement(labels, stats[ids], ids)
     if alike < clean.MIN_SHAPE_AGREEMENT:
         return None
-    suit = pip_suit(card, labels, stats[ids], ids, red, scale, sharpness)
+    whole = ids[~split[ids]]  # a split pip's cut edge is no suit's shape
+    suits = (pip_suits(card, labels, stats[whole], whole, red, scale, sharpness)
+             if whole.size >= 2 else PipSuits(None, None))
     return PipCount(count=count, red=red, size_spread=spread, symmetry=worst,
                     colour_spread=within, colour_gap=between, shape_agreement=alike,
-                    suit=suit)
+                    suit=suits.sure, lean=suits.lean)
 
 
 #: The middle field the stray-edge check looks at (x0, x1, y0, y1), canonical pixels:
