@@ -32,7 +32,7 @@ from vision.detect import beside, darkest, outline, proposals, prune, refine, ro
 from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
-from vision.detect.evidence import Evidence, gather
+from vision.detect.evidence import Evidence, WorkImage, gather
 from vision.detect.extend import extend_parts
 from vision.detect.faces import looks_face_down
 from vision.detect.frames import grow_frames
@@ -92,8 +92,11 @@ def check_image(image: object) -> np.ndarray:
     return image
 
 
-def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -> list[CardCandidate]:
-    """Find the cards in a BGR image; see the module docstring.
+def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig(),
+                 work: WorkImage | None = None) -> list[CardCandidate]:
+    """Find the cards in a BGR image; see the module docstring. `work`:
+    `vision.detect.evidence.shrink(image)`, if the caller made it already (the
+    live pipeline does, for its change thumbnail).
 
     Returns candidates ordered top-to-bottom in the pile order found (cards lying on
     top first), then by position. A black or empty-table frame gives an empty list.
@@ -104,7 +107,7 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
     image = check_image(image)
     if min(image.shape[:2]) < 16:
         return []
-    ev = gather(image)
+    ev = gather(image, work=work)
     quads = find_quads(ev, config)
     support = [x.support for x in select.score_many(ev, quads)]
     # A frame resized non-uniformly: a second look at it unsqueezed (squeeze.py).
@@ -370,7 +373,7 @@ def _candidate(
     """Build the candidate for quads[i] (work scale, bounding boxes `box`; full[i]
     at full resolution); quads[:i] may lie on it."""
     q_work = quads[i]
-    q = g.order_quad(full[i])
+    q = g.ordered(full[i])
     covers = [quads[j] / ev.scale for j in range(i)
               if not g.apart(box[i], box[j]) and g.intersection_area(q_work, quads[j]) > 1.0]
     area = g.quad_area(q)
@@ -402,8 +405,12 @@ def _candidate(
 
 
 def _inside_image(q: np.ndarray, shape: tuple[int, ...], margin: float = 1.0) -> bool:
+    """Whether the quad lies within the image, give or take `margin` pixels
+    (compared as plain floats: the same test as on numpy's float32 minima and
+    maxima, without eight numpy calls a corner of every card)."""
     h, w = shape[:2]
+    xs, ys = q[:, 0].tolist(), q[:, 1].tolist()
     return bool(
-        q[:, 0].min() >= -margin and q[:, 1].min() >= -margin
-        and q[:, 0].max() <= w - 1 + margin and q[:, 1].max() <= h - 1 + margin
+        min(xs) >= -margin and min(ys) >= -margin
+        and max(xs) <= w - 1 + margin and max(ys) <= h - 1 + margin
     )

@@ -60,6 +60,19 @@ def order_quad(q: np.ndarray) -> np.ndarray:
     return q
 
 
+def ordered(q: np.ndarray) -> np.ndarray:
+    """`order_quad` of a float32 (4, 2) quad, compiled where numba is
+    (kernels.order_quad: the same corners, without a dozen numpy calls; the
+    detector orders every card of a frame twice), a new array either way."""
+    from vision.detect import kernels
+
+    if not kernels.COMPILED or q.dtype != np.float32 or q.shape != (4, 2):
+        return order_quad(q)
+    out = np.empty((4, 2), dtype=np.float32)
+    kernels.order_quad(np.ascontiguousarray(q), out)
+    return out
+
+
 def order_quads(qs: np.ndarray) -> np.ndarray:
     """`order_quad` for many quads (N, 4, 2) at once."""
     q = np.asarray(qs, dtype=np.float32).copy()

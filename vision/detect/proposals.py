@@ -320,6 +320,9 @@ def complete_corners(
     r = g.ASPECT_NOMINAL
     sized = {(s, l) for s, l in sizes} | {(l, s) for s, l in sizes}
     for p, da, db, la, lb in corners:
+        # The corner's point and directions as plain floats, once per corner (the
+        # same float32 figures in the array below, without 6 numpy scalars a guess).
+        at = (*p[:2].tolist(), *da[:2].tolist(), *db[:2].tolist())
         guesses = set()
         # Both sides leaving the corner may be whole sides (the card's next
         # corners show too): the card is then the parallelogram they span.
@@ -339,7 +342,7 @@ def complete_corners(
                 continue
             if min(l1, l2) < min_short:
                 continue
-            rows.append((p[0], p[1], da[0], da[1], db[0], db[1], l1, l2))
+            rows.append((*at, l1, l2))
     if not rows:
         return []
     m = np.array(rows, dtype=np.float32)

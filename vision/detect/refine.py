@@ -101,7 +101,7 @@ def refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> lis
     shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
     out = []
     for q, m, ok in zip(stack, moved, shaped):
-        q = g.order_quad(q)
+        q = g.ordered(q)
         # Sobel on the 3x3-blurred grey image scales gradients like the work scale's
         # (about 4x the step); far moves mean the full-res edge is another one.
         out.append(m if ok and np.abs(m - q).max() <= 3.0 / scale else q)
