@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.detect import kernels
 from vision.detect.evidence import Evidence, sample_bgr
 from vision.detect.geometry import add_points, lengths, lerp_points
 
@@ -22,9 +23,13 @@ OUTER_PAPER = 0.6
 INNER_PAPER = 0.6
 
 
+#: Where along each side `rings` samples by default (n = 8).
+_RING_T = np.linspace(0.25, 0.75, 8, dtype=np.float32)
+
+
 def rings(quads: np.ndarray, inset: float, outset: float, n: int = 8) -> tuple[np.ndarray, np.ndarray]:
     """Points (H, 4*n, 2) along the middle of each side, `inset` and `outset` times
-    the quad's short side inside and outside its border (at least 2 px)."""
+    the quad's short side inside and outside its border (at least 2 and 3 px)."""
     q = np.asarray(quads, dtype=np.float32)
     t = np.linspace(0.25, 0.75, n, dtype=np.float32)
     nxt = q[:, [1, 2, 3, 0]]
@@ -57,6 +62,15 @@ def printed_on_card(
     h = len(q)
     if h == 0:
         return np.zeros(0, dtype=bool)
+    if kernels.COMPILED and ev.color.ndim == 3 and ev.color.shape[2] == 3:
+        # The same verdicts in one compiled pass (kernels.printed_flags).
+        white, white_sat = level or white_level(ev)
+        out = np.empty(h, dtype=bool)
+        kernels.printed_flags(np.ascontiguousarray(ev.color, dtype=np.uint8), np.ascontiguousarray(q),
+                              _RING_T, np.float32(0.05), np.float32(0.15),
+                              np.float32(white_sat + 0.2 * white + 15), np.float32(0.6 * white),
+                              float(OUTER_PAPER), float(1 - INNER_PAPER), out)
+        return out
     inner, outer = rings(q, 0.05, 0.15)
     mn_i, sat_i = _min_sat(ev, inner.reshape(-1, 2))
     mn_o, sat_o = _min_sat(ev, outer.reshape(-1, 2))
