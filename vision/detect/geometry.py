@@ -211,7 +211,10 @@ def boxes(quads: Sequence[np.ndarray]) -> list[tuple[float, float, float, float]
     hypotheses lie apart, and an exact overlap costs a cv2 call or three)."""
     if not len(quads):
         return []
-    arr = np.stack([as_array(q) for q in quads])
+    try:  # one conversion for all (the quads of a frame are all (4, 2) arrays)
+        arr = np.array(quads, dtype=np.float32).reshape(len(quads), 4, 2)
+    except ValueError:  # quads of other shapes ((8,), (4, 1, 2)) mixed
+        arr = np.stack([as_array(q) for q in quads])
     lo, hi = arr.min(axis=1).tolist(), arr.max(axis=1).tolist()
     return [(x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(lo, hi)]
 
