@@ -1,9 +1,9 @@
 """Speed-ups of the live frame that must not change what it finds: the compiled
 side sampling of refine.refine_many (kernels.side_samples) and the compiled
 printed-shape test (kernels.printed_flags) give exactly what the numpy code gives
-(the path run without numba); printed's row medians are np.median's; the frame is
-shrunk once for the change thumbnail and the detector (evidence.shrink), with the
-same cards found."""
+(the path run without numba); printed's row medians are np.median's; the Sobel pair from one pass is
+cv2.Sobel's; the change thumbnail by halving stays within two grey levels of
+one 16x16 averaging."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from vision_helpers import deck_or_skip
 
 from vision.detect import DetectorConfig, detect_cards, kernels, printed, refine
-from vision.detect.evidence import Evidence, gather, shrink
+from vision.detect.evidence import Evidence, gather, sobel_f32
 from vision.detect.tableau import grid, lay
-from vision.pipeline import Pipeline
+from vision.pipeline import Pipeline, block_means
 from vision.types import Frame
 
 compiled = pytest.mark.skipif(not kernels.COMPILED, reason="numba missing or CARDTABLE_NO_JIT set")
@@ -128,24 +128,33 @@ def test_row_medians_are_numpys(n: int) -> None:
         np.testing.assert_array_equal(got, want)
 
 
-def test_detect_given_the_shrunk_frame_finds_the_same(table: np.ndarray) -> None:
-    config = DetectorConfig(unsqueeze=False)
-    alone = detect_cards(table, config)
-    given = detect_cards(table, config, shrink(table))
-    assert len(alone) == len(given) > 0
-    for a, b in zip(alone, given):
-        assert a.corners == b.corners and a.face_down == b.face_down
-        assert all(np.array_equal(p, q) for p, q in zip(a.index_patches, b.index_patches))
+def test_sobel_pair_is_cv2_sobel(table: np.ndarray) -> None:
+    blur = cv2.GaussianBlur(cv2.cvtColor(table, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    gx, gy = sobel_f32(blur)
+    assert gx.dtype == gy.dtype == np.float32
+    np.testing.assert_array_equal(gx, cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3))
+    np.testing.assert_array_equal(gy, cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3))
 
 
-def test_pipeline_thumbnail_from_the_work_grey(table: np.ndarray) -> None:
-    """The change thumbnail is the work-scale grey's block means, and a frame whose
-    exposure moved a little still reads as unchanged."""
+@pytest.mark.parametrize("shape", [(720, 1280), (480, 640), (1080, 1920), (45, 80), (101, 203)])
+def test_block_means_within_two_levels_of_one_step(shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(shape[0])
+    grey = cv2.GaussianBlur(rng.integers(0, 256, shape, dtype=np.uint8), (0, 0), 3)
+    one = cv2.resize(grey, (80, 45), interpolation=cv2.INTER_AREA)
+    got = block_means(grey, (80, 45))
+    assert got.shape == (45, 80) and got.dtype == np.uint8
+    assert np.abs(got.astype(int) - one.astype(int)).max() <= 2
+
+
+def test_pipeline_change_cache_with_the_halved_thumbnail(table: np.ndarray) -> None:
+    """A frame whose exposure moved a little still reads as unchanged; a card
+    taken away does not."""
     p = Pipeline(None)
-    thumb = p._thumbnail(shrink(table).grey)
-    full = cv2.resize(cv2.cvtColor(table, cv2.COLOR_BGR2GRAY), p.change.thumb,
-                      interpolation=cv2.INTER_AREA).astype(np.float32)
-    assert thumb.shape == full.shape and np.abs(thumb - full).max() <= 1.0
     first = p.read(Frame(table, 0, 0.0))
     again = p.read(Frame(cv2.add(table, np.full_like(table, 2)), 1, 0.1))
     assert first.changed and not again.changed and again.cards == first.cards
+    moved = table.copy()
+    x0, y0, x1, y1 = (int(v) for v in np.asarray(first.cards[0].corners).min(axis=0).tolist()
+                      + np.asarray(first.cards[0].corners).max(axis=0).tolist())
+    moved[y0:y1, x0:x1] = np.median(table.reshape(-1, 3), axis=0).astype(np.uint8)
+    assert p.read(Frame(moved, 2, 0.2)).changed

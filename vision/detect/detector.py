@@ -32,7 +32,7 @@ from vision.detect import beside, darkest, outline, proposals, prune, refine, ro
 from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
-from vision.detect.evidence import Evidence, WorkImage, gather
+from vision.detect.evidence import Evidence, gather
 from vision.detect.extend import extend_parts
 from vision.detect.faces import looks_face_down
 from vision.detect.frames import grow_frames
@@ -92,11 +92,8 @@ def check_image(image: object) -> np.ndarray:
     return image
 
 
-def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig(),
-                 work: WorkImage | None = None) -> list[CardCandidate]:
-    """Find the cards in a BGR image; see the module docstring. `work`:
-    `vision.detect.evidence.shrink(image)`, if the caller made it already (the
-    live pipeline does, for its change thumbnail).
+def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -> list[CardCandidate]:
+    """Find the cards in a BGR image; see the module docstring.
 
     Returns candidates ordered top-to-bottom in the pile order found (cards lying on
     top first), then by position. A black or empty-table frame gives an empty list.
@@ -107,7 +104,7 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig(),
     image = check_image(image)
     if min(image.shape[:2]) < 16:
         return []
-    ev = gather(image, work=work)
+    ev = gather(image)
     quads = find_quads(ev, config)
     support = [x.support for x in select.score_many(ev, quads)]
     # A frame resized non-uniformly: a second look at it unsqueezed (squeeze.py).
@@ -148,7 +145,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     printed = [s for s in deduped if id(s) not in kept]  # frames, pips (frames.py)
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
-    rest, inner = _unexplained(rest, strong, sizes, ev.shape)
+    # Where the cards found whole lie (asked twice below: made once).
+    strong_mask = _strong_mask(strong, ev.shape) if strong else None
+    rest, inner = _unexplained(rest, strong, sizes, ev.shape, strong_mask)
     guesses = proposals.corner_hypotheses(rest, sizes, min_short)
     # A row of cards (a spread): its end cards, which no corner gives (rows.py).
     guesses += rows.end_guesses(rest, sizes, min_short)
@@ -172,8 +171,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.
-        skip = _strong_mask(strong, ev.shape) if strong else None
-        corners = proposals.segment_corners(ev.edges, min_short * 0.8, skip)
+        corners = proposals.segment_corners(ev.edges, min_short * 0.8, strong_mask)
         guesses += proposals.complete_corners(corners, sizes, min_short, side_guesses=True)
     hyps = select.score_many(ev, _distinct(guesses))
     # Corner guesses ignore perspective: snap the promising ones onto the edges.
@@ -257,22 +255,27 @@ def _polish(ev: Evidence, hyps: list[select.Scored]) -> list[select.Scored]:
 
 def _unexplained(
     rest: list[np.ndarray], strong: list[select.Scored], sizes: list[tuple[float, float]],
-    shape: tuple[int, int],
+    shape: tuple[int, int], mask: np.ndarray | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Split outlines not already found whole as cards into those outside every
     strong card and big ones inside one; drop the rest (pips and pictures of a card
-    found whole, and outlines much smaller than a card)."""
+    found whole, and outlines much smaller than a card). `mask`: `_strong_mask` of
+    `strong`, if already made."""
     if not strong:
         return rest, []
     typical = min(s * l for s, l in sizes)
-    mask = _strong_mask(strong, shape)
+    if mask is None:
+        mask = _strong_mask(strong, shape)
+    top, right = shape[0] - 1, shape[1] - 1
     outside, inner = [], []
     for c in rest:
         area = cv2.contourArea(c)
         if area < 0.3 * typical:
             continue
         p = c.reshape(-1, 2)
-        if not mask[np.clip(p[:, 1], 0, shape[0] - 1), np.clip(p[:, 0], 0, shape[1] - 1)].all():
+        # (np.clip's figures on these integer points, without its Python wrapper)
+        ys = np.minimum(np.maximum(p[:, 1], 0), top)
+        if not mask[ys, np.minimum(np.maximum(p[:, 0], 0), right)].all():
             outside.append(c)
             continue
         # Inside: worth a look only if about half of its container (one of a pair).

@@ -50,19 +50,8 @@ def work_scale(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> float:
     return min(1.0, long_side / float(max(h, w)))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class WorkImage:
-    """An image brought to work scale: the colour image and its grey (what
-    `gather` starts from; vision.pipeline also makes its change thumbnail of the
-    grey, so the frame is shrunk and turned grey once)."""
-
-    scale: float  # work pixels per image pixel
-    color: np.ndarray  # BGR at work scale (the image itself when it is small enough)
-    grey: np.ndarray  # its grey, unblurred
-
-
-def shrink(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> WorkImage:
-    """The BGR `image` at work scale (`long_side` pixels at most), and its grey."""
+def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
+    """Compute the evidence for a BGR image."""
     s = work_scale(image, long_side)
     small = image
     size = (max(1, round(image.shape[1] * s)), max(1, round(image.shape[0] * s)))
@@ -70,17 +59,8 @@ def shrink(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> WorkImage:
         # Area averaging: no aliasing, and at a whole factor (1280 -> 640) it is a
         # plain 2x2 mean, cheaper than a Gaussian pyramid step.
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    return WorkImage(s, small, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
-
-
-def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE,
-           work: WorkImage | None = None) -> Evidence:
-    """Compute the evidence for a BGR image (`work`: `shrink(image, long_side)`, if
-    the caller made it already)."""
-    if work is None:
-        work = shrink(image, long_side)
-    s, small = work.scale, work.color
-    blur = cv2.GaussianBlur(work.grey, (5, 5), 0)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
     gx, gy = sobel_f32(blur)
     hi = canny_level(gx, gy)
     edges = cv2.Canny(blur, hi * 0.4, hi, L2gradient=True)

@@ -12,6 +12,8 @@ black outside the image; the medians of 32 samples as np.median gives them).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from vision.detect.kernels._jit import _compiled, _inner
@@ -71,10 +73,10 @@ def printed_flags(color: np.ndarray, quads: np.ndarray, t: np.ndarray, inset: fl
             ln[s] = np.float32(np.sqrt(dx * dx + dy * dy))
         short = min(ln[0] + ln[2], ln[1] + ln[3]) / two
         din = short * inset
-        if not din > np.float32(2.0) and din == din:  # np.maximum(2, x): NaN stays
+        if not din > np.float32(2.0) and not math.isnan(din):  # np.maximum(2, x): NaN stays
             din = np.float32(2.0)
         dout = short * outset
-        if not dout > np.float32(3.0) and dout == dout:
+        if not dout > np.float32(3.0) and not math.isnan(dout):
             dout = np.float32(3.0)
         paper = 0
         for s in range(4):
