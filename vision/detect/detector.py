@@ -145,7 +145,9 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     printed = [s for s in deduped if id(s) not in kept]  # frames, pips (frames.py)
     strong = [s for s in scored if s.support >= 0.88]
     sizes = _typical_sizes(strong)
-    rest, inner = _unexplained(rest, strong, sizes, ev.shape)
+    # Where the cards found whole lie (asked twice below: made once).
+    strong_mask = _strong_mask(strong, ev.shape) if strong else None
+    rest, inner = _unexplained(rest, strong, sizes, ev.shape, strong_mask)
     guesses = proposals.corner_hypotheses(rest, sizes, min_short)
     # A row of cards (a spread): its end cards, which no corner gives (rows.py).
     guesses += rows.end_guesses(rest, sizes, min_short)
@@ -169,8 +171,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     if rest or not strong:
         # Overlapping or merged cards somewhere: also look for corners made by
         # straight border segments, outside the cards already found whole.
-        skip = _strong_mask(strong, ev.shape) if strong else None
-        corners = proposals.segment_corners(ev.edges, min_short * 0.8, skip)
+        corners = proposals.segment_corners(ev.edges, min_short * 0.8, strong_mask)
         guesses += proposals.complete_corners(corners, sizes, min_short, side_guesses=True)
     hyps = select.score_many(ev, _distinct(guesses))
     # Corner guesses ignore perspective: snap the promising ones onto the edges.
@@ -254,22 +255,27 @@ def _polish(ev: Evidence, hyps: list[select.Scored]) -> list[select.Scored]:
 
 def _unexplained(
     rest: list[np.ndarray], strong: list[select.Scored], sizes: list[tuple[float, float]],
-    shape: tuple[int, int],
+    shape: tuple[int, int], mask: np.ndarray | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Split outlines not already found whole as cards into those outside every
     strong card and big ones inside one; drop the rest (pips and pictures of a card
-    found whole, and outlines much smaller than a card)."""
+    found whole, and outlines much smaller than a card). `mask`: `_strong_mask` of
+    `strong`, if already made."""
     if not strong:
         return rest, []
     typical = min(s * l for s, l in sizes)
-    mask = _strong_mask(strong, shape)
+    if mask is None:
+        mask = _strong_mask(strong, shape)
+    top, right = shape[0] - 1, shape[1] - 1
     outside, inner = [], []
     for c in rest:
         area = cv2.contourArea(c)
         if area < 0.3 * typical:
             continue
         p = c.reshape(-1, 2)
-        if not mask[np.clip(p[:, 1], 0, shape[0] - 1), np.clip(p[:, 0], 0, shape[1] - 1)].all():
+        # (np.clip's figures on these integer points, without its Python wrapper)
+        ys = np.minimum(np.maximum(p[:, 1], 0), top)
+        if not mask[ys, np.minimum(np.maximum(p[:, 0], 0), right)].all():
             outside.append(c)
             continue
         # Inside: worth a look only if about half of its container (one of a pair).
@@ -370,7 +376,7 @@ def _candidate(
     """Build the candidate for quads[i] (work scale, bounding boxes `box`; full[i]
     at full resolution); quads[:i] may lie on it."""
     q_work = quads[i]
-    q = g.order_quad(full[i])
+    q = g.ordered(full[i])
     covers = [quads[j] / ev.scale for j in range(i)
               if not g.apart(box[i], box[j]) and g.intersection_area(q_work, quads[j]) > 1.0]
     area = g.quad_area(q)
@@ -402,8 +408,12 @@ def _candidate(
 
 
 def _inside_image(q: np.ndarray, shape: tuple[int, ...], margin: float = 1.0) -> bool:
+    """Whether the quad lies within the image, give or take `margin` pixels
+    (compared as plain floats: the same test as on numpy's float32 minima and
+    maxima, without eight numpy calls a corner of every card)."""
     h, w = shape[:2]
+    xs, ys = q[:, 0].tolist(), q[:, 1].tolist()
     return bool(
-        q[:, 0].min() >= -margin and q[:, 1].min() >= -margin
-        and q[:, 0].max() <= w - 1 + margin and q[:, 1].max() <= h - 1 + margin
+        min(xs) >= -margin and min(ys) >= -margin
+        and max(xs) <= w - 1 + margin and max(ys) <= h - 1 + margin
     )

@@ -61,8 +61,7 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
-    gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = sobel_f32(blur)
     hi = canny_level(gx, gy)
     edges = cv2.Canny(blur, hi * 0.4, hi, L2gradient=True)
     bits = orientation_bits(edges, gx, gy)
@@ -77,6 +76,15 @@ def gather(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> Evidence:
         scale=s, grey=blur, edges=edges, bits=bits, gx=gx, gy=gy, bright=bright,
         paper_edges=paper_edges, darkest=darkest, color=small, table=table,
     )
+
+
+def sobel_f32(blur: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.Sobel(blur, CV_32F, 1, 0, ksize=3) and (0, 1), from one
+    cv2.spatialGradient pass: a 3x3 Sobel of uint8 pixels is a small integer, the
+    same in int16 as in float32, and one pass over the image costs less than two
+    (0.09 against 0.12 ms at 640x360)."""
+    dx, dy = cv2.spatialGradient(blur, ksize=3)
+    return dx.astype(np.float32), dy.astype(np.float32)
 
 
 def _median_colour(px: np.ndarray) -> np.ndarray:
@@ -179,9 +187,16 @@ def side_mask(angle_deg: float) -> int:
 
 
 def side_masks(angles_deg: np.ndarray) -> np.ndarray:
-    """`side_mask` for an array of angles (vectorised)."""
+    """`side_mask` for an array of angles (vectorised: the bin's mask from a table
+    of the eight, as int64; the detector asks this of a dozen small arrays a frame,
+    where numpy's per-call cost was most of the time)."""
     k = ((np.asarray(angles_deg) % 180.0) // (180.0 / ORIENT_BINS)).astype(np.int64) % ORIENT_BINS
-    return (1 << k) | (1 << ((k + 1) % ORIENT_BINS)) | (1 << ((k - 1) % ORIENT_BINS))
+    return _SIDE_MASKS[k]
+
+
+#: `side_mask` of each orientation bin (int64: the dtype the masks always had).
+_SIDE_MASKS = np.array([(1 << k) | (1 << ((k + 1) % ORIENT_BINS)) | (1 << ((k - 1) % ORIENT_BINS))
+                        for k in range(ORIENT_BINS)], dtype=np.int64)
 
 
 def line_angle(a: np.ndarray, b: np.ndarray) -> float:

@@ -60,6 +60,19 @@ def order_quad(q: np.ndarray) -> np.ndarray:
     return q
 
 
+def ordered(q: np.ndarray) -> np.ndarray:
+    """`order_quad` of a float32 (4, 2) quad, compiled where numba is
+    (kernels.order_quad: the same corners, without a dozen numpy calls; the
+    detector orders every card of a frame twice), a new array either way."""
+    from vision.detect import kernels
+
+    if not kernels.COMPILED or q.dtype != np.float32 or q.shape != (4, 2):
+        return order_quad(q)
+    out = np.empty((4, 2), dtype=np.float32)
+    kernels.order_quad(np.ascontiguousarray(q), out)
+    return out
+
+
 def order_quads(qs: np.ndarray) -> np.ndarray:
     """`order_quad` for many quads (N, 4, 2) at once."""
     q = np.asarray(qs, dtype=np.float32).copy()
@@ -198,7 +211,10 @@ def boxes(quads: Sequence[np.ndarray]) -> list[tuple[float, float, float, float]
     hypotheses lie apart, and an exact overlap costs a cv2 call or three)."""
     if not len(quads):
         return []
-    arr = np.stack([as_array(q) for q in quads])
+    try:  # one conversion for all (the quads of a frame are all (4, 2) arrays)
+        arr = np.array(quads, dtype=np.float32).reshape(len(quads), 4, 2)
+    except ValueError:  # quads of other shapes ((8,), (4, 1, 2)) mixed
+        arr = np.stack([as_array(q) for q in quads])
     lo, hi = arr.min(axis=1).tolist(), arr.max(axis=1).tolist()
     return [(x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(lo, hi)]
 

@@ -243,21 +243,28 @@ def corners_of(
         return []
     orient = np.sign(g.signed_area(poly))
     # All vertices at once: sides to the previous and the next vertex.
-    da = poly[np.r_[n - 1, 0:n - 1]] - poly
-    db = poly[np.r_[1:n, 0]] - poly
+    da = np.concatenate((poly[-1:], poly[:-1])) - poly
+    db = np.concatenate((poly[1:], poly[:1])) - poly
     la = np.sqrt(np.einsum("ij,ij->i", da, da))
     lb = np.sqrt(np.einsum("ij,ij->i", db, db))
     cross = da[:, 0] * db[:, 1] - da[:, 1] * db[:, 0]
     # On a clockwise contour a convex corner turns one way; reflex corners (the
     # notch where two cards meet) turn the other and are not card corners.
-    keep = (la >= min_side) & (lb >= min_side) & (np.sign(cross) != orient)
+    keep = np.flatnonzero((la >= min_side) & (lb >= min_side) & (np.sign(cross) != orient))
+    if not len(keep):
+        return []
+    # The kept corners' figures at once, as the corner-by-corner loop had them:
+    # the dot products in single precision (what np.dot of two float32 pairs
+    # gives), unit sides in single precision, the angle in double.
+    da, db, la, lb = da[keep], db[keep], la[keep], lb[keep]
+    dots = (da[:, 0] * db[:, 0] + da[:, 1] * db[:, 1]).tolist()
+    ua, ub = da / la[:, None], db / lb[:, None]
     out = []
-    for i in np.flatnonzero(keep).tolist():
-        lai, lbi = float(la[i]), float(lb[i])
-        cos = float(np.dot(da[i], db[i])) / (lai * lbi)
+    for k, (i, lai, lbi, dot) in enumerate(zip(keep.tolist(), la.tolist(), lb.tolist(), dots)):
+        cos = dot / (lai * lbi)
         ang = math.degrees(math.acos(min(1.0, max(-1.0, cos))))
         if abs(ang - 90.0) <= CORNER_TOLERANCE:
-            out.append((poly[i], da[i] / lai, db[i] / lbi, lai, lbi))
+            out.append((poly[i], ua[k], ub[k], lai, lbi))
     return out
 
 
@@ -320,6 +327,9 @@ def complete_corners(
     r = g.ASPECT_NOMINAL
     sized = {(s, l) for s, l in sizes} | {(l, s) for s, l in sizes}
     for p, da, db, la, lb in corners:
+        # The corner's point and directions as plain floats, once per corner (the
+        # same float32 figures in the array below, without 6 numpy scalars a guess).
+        at = (*p[:2].tolist(), *da[:2].tolist(), *db[:2].tolist())
         guesses = set()
         # Both sides leaving the corner may be whole sides (the card's next
         # corners show too): the card is then the parallelogram they span.
@@ -339,7 +349,7 @@ def complete_corners(
                 continue
             if min(l1, l2) < min_short:
                 continue
-            rows.append((p[0], p[1], da[0], da[1], db[0], db[1], l1, l2))
+            rows.append((*at, l1, l2))
     if not rows:
         return []
     m = np.array(rows, dtype=np.float32)

@@ -51,16 +51,24 @@ def drop_unions(ev: Evidence, hyps: list[H], strong: float = 0.88) -> list[H]:
     white margin, which is what keeps a court card whole.
     """
     strong_h = [h for h in hyps if h.support >= strong]
+    if len(strong_h) < 3:  # a union holds two others
+        return list(hyps)
     areas = [g.quad_area(h.quad) for h in strong_h]
-    box = g.boxes([h.quad for h in strong_h])
+    # Which j may lie inside i (about half its size, boxes not apart), for all
+    # pairs at once: the same float tests as pair by pair, the exact overlap
+    # then only for these few.
+    ar = np.array(areas, dtype=np.float64)
+    bx = np.array(g.boxes([h.quad for h in strong_h]), dtype=np.float64)
+    meets = ~((bx[:, None, 0] > bx[None, :, 2]) | (bx[None, :, 0] > bx[:, None, 2])
+              | (bx[:, None, 1] > bx[None, :, 3]) | (bx[None, :, 1] > bx[:, None, 3]))
+    maybe = ((0.3 * ar[:, None] <= ar[None, :]) & (ar[None, :] <= 0.7 * ar[:, None])
+             & ((ar[None, :] <= 0) | meets))
+    np.fill_diagonal(maybe, False)
     unions: set[int] = set()
-    for i, a in enumerate(strong_h):
-        inner = [
-            j for j, b in enumerate(strong_h)
-            if i != j and 0.3 * areas[i] <= areas[j] <= 0.7 * areas[i]
-            and (areas[j] <= 0 or not g.apart(box[i], box[j]))  # apart: no overlap
-            and g.intersection_area(a.quad, b.quad) >= 0.85 * areas[j]
-        ]
+    for i in np.flatnonzero(maybe.sum(axis=1) >= 2).tolist():
+        a = strong_h[i]
+        inner = [j for j in np.flatnonzero(maybe[i]).tolist()
+                 if g.intersection_area(a.quad, strong_h[j].quad) >= 0.85 * areas[j]]
         pair = any(
             g.iou(strong_h[x].quad, strong_h[y].quad) <= 0.15
             and areas[x] + areas[y] >= 0.72 * areas[i]
@@ -346,7 +354,8 @@ def drop_small(chosen: list[C], ratio: float = 0.3, frame: tuple[int, int] | Non
             for i, c in enumerate(chosen)]
     if frame is None or len(whole) < 3:
         return [c for a, c, keep in zip(areas, chosen, lone) if a >= ratio * ref or keep]
-    centres = np.array([c.quad.mean(axis=0) for c in chosen], dtype=np.float64)
+    # (N, 4, 2) means over the corners: each quad's own mean, the same sums.
+    centres = np.array([c.quad for c in chosen]).mean(axis=1).astype(np.float64)
     field = SizeField([tuple(centres[i]) for i in whole], [areas[i] for i in whole], frame)
     far = field.far(np.array(areas), centres)
     # Kept by the slant alone: only a card lying apart (a piece of a card is no

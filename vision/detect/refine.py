@@ -49,14 +49,25 @@ def refine_many(
         return q
     n = 24
     t = np.linspace(span[0], span[1], n, dtype=np.float32)
+    # Whole-pixel steps at work scale (the full-resolution pass adds the precision).
+    offs = np.linspace(-reach, reach, round(2 * reach / step) + 1, dtype=np.float32)
+    if kernels.COMPILED and ev.gx.dtype in (np.float32, np.int16) and ev.gy.dtype == ev.gx.dtype:
+        # The points and their gradients in one compiled pass (kernels.side_samples:
+        # the same figures as the numpy steps below, without their big arrays).
+        q = np.ascontiguousarray(q)
+        normals = np.empty((h, 4, 2), dtype=np.float32)
+        cand = np.empty((h, 4, n, len(offs), 2), dtype=np.float32)
+        gxs = np.empty((h, 4, n, len(offs)), dtype=np.float32)
+        gys = np.empty_like(gxs)
+        kernels.side_samples(np.ascontiguousarray(ev.gx), np.ascontiguousarray(ev.gy), q, t, offs,
+                             np.float32(origin[0]), np.float32(origin[1]), normals, cand, gxs, gys)
+        return kernels.polish_sides(gxs, gys, normals, cand, q, float(reach))
     nxt = q[:, [1, 2, 3, 0]]
     pts = lerp_points(q, nxt, t)  # (H, 4, n, 2)
     d = nxt - q
     # Normals point into the card (clockwise quad, y down).
     normals = np.stack([-d[..., 1], d[..., 0]], axis=-1)
     normals /= lengths(normals)[..., None] + 1e-9  # (H, 4, 2)
-    # Whole-pixel steps at work scale (the full-resolution pass adds the precision).
-    offs = np.linspace(-reach, reach, round(2 * reach / step) + 1, dtype=np.float32)
     cand = add_points(pts[:, :, :, None, :], offs[None, None, None, :, None] * normals[:, :, None, None, :])
     flat = np.ascontiguousarray(cand.reshape(h * 4, -1, 2), dtype=np.float32)
     if origin != (0, 0):
@@ -101,7 +112,7 @@ def refine_full(image: np.ndarray, quads: list[np.ndarray], scale: float) -> lis
     shaped = g.card_shaped_many(moved, max_angle_dev=35.0)
     out = []
     for q, m, ok in zip(stack, moved, shaped):
-        q = g.order_quad(q)
+        q = g.ordered(q)
         # Sobel on the 3x3-blurred grey image scales gradients like the work scale's
         # (about 4x the step); far moves mean the full-res edge is another one.
         out.append(m if ok and np.abs(m - q).max() <= 3.0 / scale else q)

@@ -1,6 +1,6 @@
 """Compiled (numba) loops of the detector's hottest per-quad steps, by the module
 that calls them (fits: refine/proposals; outline: select; paper: faces; quads, splits:
-proposals; blank; seams).
+proposals; blank; seams; sides: refine; printed).
 
 Why compiled: after every exact numpy speed-up, what was left of these steps was
 numpy's per-call overhead on small arrays (a few dozen quads, sides of 24 points,
@@ -31,8 +31,10 @@ from vision.detect.kernels.outline import (
     table_share,
 )
 from vision.detect.kernels.paper import corner_asymmetry, paper_share_bgr
+from vision.detect.kernels.printed import printed_flags
 from vision.detect.kernels.quads import card_shaped, order_quad
 from vision.detect.kernels.seams import seam_busy, seam_cut, seam_scan
+from vision.detect.kernels.sides import side_samples
 from vision.detect.kernels.splits import SPLIT_SIDES, split_scan
 
 __all__ = [
@@ -51,10 +53,12 @@ __all__ = [
     "outline_state",
     "paper_share_bgr",
     "polish_sides",
+    "printed_flags",
     "seam_busy",
     "seam_cut",
     "seam_scan",
     "select_side_points",
+    "side_samples",
     "split_scan",
     "table_share",
 ]
