@@ -153,6 +153,22 @@ def test_one_poisoned_kept_example_gives_no_wrong_suit(clf: IndexClassifier) -> 
     assert told  # (the frames were read at all)
 
 
+def test_one_poisoned_kept_example_does_not_distrust_the_others(clf: IndexClassifier) -> None:
+    # AS kept as a club (its sign, a spade's, among the clubs): the other kept cards
+    # still tell KC among spades only; the odd card is left out of the trust check
+    # (it stays an example in telling, where it can only block). Strict, as a
+    # single frame's signs are checked, nothing would be told until it aged out.
+    spades_only = ("KC", "3S", "7S", "JS", "AS", "8S", "QS", "10S")
+    verdicts, cuts, firsts = _first_look(clf, spades_only)
+    genuine = frame_signs(*_first_look(clf, MIXED))
+    assert "AS" in {c for c, _, _ in genuine.signs}
+    poisoned = SuitSigns(tuple(("AC", "C", d) if c == "AS" else (c, s, d)
+                               for c, s, d in genuine.signs))
+    got = [v.card if v else None
+           for v in settle_suits(verdicts, cuts, firsts, clf.calibration, known=poisoned)]
+    assert _no_wrong(spades_only, got) and got[0] == "KC"
+
+
 def test_a_cards_own_wrong_kept_sighting_neither_misleads_nor_blocks_it(
         clf: IndexClassifier) -> None:
     # KC once read surely but wrongly as KS: its own sign, kept as a spade's, would

@@ -264,10 +264,7 @@ def settle_suits(verdicts: list[CardReading | None], cuts: Sequence[Sequence[np.
         key = (pair, v.rank)
         if key not in trusted:
             signs = _with_kept(own, known, {f"{v.rank}{s}" for s in pair})
-            if known is not None:  # (many examples, many frames: drop the odd ones)
-                odd = _odd_ones(signs, pair)
-                signs = SuitSigns(tuple(x for x in signs.signs if x[0] not in odd))
-            trusted[key] = signs, _tell_apart(signs, pair)
+            trusted[key] = signs, _tell_apart(signs, pair, lenient=known is not None)
         signs, ok = trusted[key]
         suit = tell_suit(signs, mine, pair) if ok else None
         if suit is None or _net_prob(firsts[i], v.rank, suit) < NET_FLOOR:
@@ -339,12 +336,24 @@ def tell_suit(signs: SuitSigns, descs: Sequence[np.ndarray], pair: tuple[str, st
     return got.pop() if len(got) == 1 else None
 
 
-def _tell_apart(signs: SuitSigns, pair: tuple[str, str]) -> bool:
+def _tell_apart(signs: SuitSigns, pair: tuple[str, str], lenient: bool = False) -> bool:
     """Do the signs tell `pair`'s suits apart: examples of both, and each example card
-    whose suit shows another card told right by the others (SELF_MARGIN)?"""
+    whose suit shows another card told right by the others (SELF_MARGIN)?
+
+    `lenient` (signs kept over a game: many cards, many frames): the cards that are
+    not told right left out, the others must be, with examples of both suits still.
+    Why not all: one wrong sure card kept (a club read surely as a spade) would
+    distrust every later frame until it aged out. The odd cards stay examples for
+    `tell_suit` all the same, where they can only block."""
     if not all(signs.of(s) for s in pair):
         return False
-    return not _odd_ones(signs, pair, first=True)
+    odd = _odd_ones(signs, pair, first=not lenient)
+    if not odd:
+        return True
+    if not lenient:
+        return False
+    rest = SuitSigns(tuple(x for x in signs.signs if x[0] not in odd))
+    return _tell_apart(rest, pair)
 
 
 def _odd_ones(signs: SuitSigns, pair: tuple[str, str], first: bool = False) -> set[str]:
