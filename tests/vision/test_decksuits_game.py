@@ -102,6 +102,25 @@ def test_the_store_keeps_the_newest_cards_per_suit_and_rank_kind() -> None:
     assert kept.known is None and len(kept) == 0
 
 
+def test_kept_signs_age_out_after_max_age_frames() -> None:
+    # A suit has four letter cards: newer cards alone would never push a wrong
+    # "QS" out; age does, and the card is cut again when next seen sure.
+    kept = GameSigns(per_kind=6, max_age=3)
+    kept.add(_signs("QS", "2C"))
+    kept.add(_signs("KS"))
+    kept.add(SuitSigns())
+    assert kept.cards() == {"QS", "2C", "KS"}
+    kept.add(SuitSigns())  # the fourth frame: the first's cards are forgotten
+    assert kept.cards() == {"KS"}
+    kept.add(_signs("QS", seed=5))  # seen again: kept anew (KS's third frame past)
+    assert kept.cards() == {"QS"}
+    kept.add(SuitSigns())
+    kept.add(SuitSigns())
+    assert kept.cards() == {"QS"}
+    kept.add(SuitSigns())
+    assert kept.known is None
+
+
 # -- the live Pipeline over a game ---------------------------------------------------
 
 @pytest.mark.parametrize("lone", LONE, ids=["+".join(c) for c in LONE])

@@ -264,7 +264,8 @@ def settle_suits(verdicts: list[CardReading | None], cuts: Sequence[Sequence[np.
         key = (pair, v.rank)
         if key not in trusted:
             signs = _with_kept(own, known, {f"{v.rank}{s}" for s in pair})
-            trusted[key] = signs, _tell_apart(signs, pair, lenient=known is not None)
+            kept = len(signs.signs) > len(own.signs)
+            trusted[key] = signs, _tell_apart(signs, pair, lenient=kept)
         signs, ok = trusted[key]
         suit = tell_suit(signs, mine, pair) if ok else None
         if suit is None or _net_prob(firsts[i], v.rank, suit) < NET_FLOOR:
