@@ -93,9 +93,9 @@ def test_the_store_keeps_the_newest_cards_per_suit_and_rank_kind() -> None:
     kept.add(_signs("KS", "AS", "KC"))  # letters and clubs have places of their own
     assert kept.cards() == {"4S", "5S", "10S", "KS", "AS", "KC"}
     assert len(kept.known.signs) == 6  # type: ignore[union-attr]
-    old = [d for c, _, d in kept.known.signs if c == "KS"][0]  # type: ignore[union-attr]
+    old = next(d for c, _, d in kept.known.signs if c == "KS")  # type: ignore[union-attr]
     kept.add(_signs("KS", seed=9))  # a card held keeps its first signs
-    assert [d for c, _, d in kept.known.signs if c == "KS"][0] is old  # type: ignore[union-attr]
+    assert next(d for c, _, d in kept.known.signs if c == "KS") is old  # type: ignore[union-attr]
     kept.add(_signs("QC", "JC"), reported={"JC"})  # QC was unread after decksuits
     assert "JC" in kept.cards() and "QC" not in kept.cards()
     kept.clear()

@@ -31,10 +31,13 @@ The referee sees one deck all game: the live Pipeline keeps the sure signs of
 earlier frames (`found=`, gamesigns.GameSigns: newest few cards per suit and rank
 kind) and passes them as `known`. Kept signs are examples like the frame's, under
 the same rules (an odd one can only block: the NEAREST-th best of A against the
-best of B), and two more: a card asked about is not shown kept signs of its own
+best of B), and three more: a card asked about is not shown kept signs of its own
 rank (a wrong sure sighting of this very card, kept, would match it best and vouch
-for the wrong suit again), and a card sure in this frame stands with this frame's
-signs only (its kept copies would count as more examples of one card).
+for the wrong suit again); a card sure in this frame stands with this frame's
+signs only (its kept copies would count as more examples of one card); and the
+trust check (`_tell_apart`) leaves out the example cards the others do not tell
+right, which stay examples all the same (one wrong sure card kept would otherwise
+distrust every frame until it aged out; as an example it can still only block).
 
 Figures: see vision/recognize/README.md.
 """

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+import numpy as np
+
 from vision.recognize.decksuits import SuitSigns
 
 #: Cards kept per (suit, rank kind): enough examples for decksuits' NEAREST best,
@@ -81,7 +83,7 @@ class GameSigns:
                 kept[:] = [k for k in kept if k[2] > old]
                 self._known = None
         held = self.cards()
-        new: dict[str, list[tuple[str, str, object]]] = {}
+        new: dict[str, list[tuple[str, str, np.ndarray]]] = {}
         for card, suit, d in found.signs:
             if card in held or (reported is not None and card not in reported):
                 continue
@@ -89,7 +91,7 @@ class GameSigns:
         for card, signs in new.items():
             key = (signs[0][1], rank_kind(card))
             kept = self._kept.setdefault(key, [])
-            kept.append((card, SuitSigns(tuple(signs)), self._frames))  # type: ignore[arg-type]
+            kept.append((card, SuitSigns(tuple(signs)), self._frames))
             del kept[:-self.per_kind]
         if new:
             self._known = None
