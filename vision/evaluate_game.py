@@ -5,8 +5,8 @@ Why a mode of its own: `evaluate_rendered(quads="live")` reads every scene afres
 as a still. The referee's Pipeline keeps what one deck showed over earlier frames
 (the sure black cards' suit signs, vision.recognize.gamesigns), so what it reads in
 a frame depends on the game so far; only a sequence of one deck's scenes measures
-that. `keep_signs=False` reads the same scenes with the signs forgotten before
-every frame (`Pipeline.reset_deck`): the per-frame figure to compare with.
+that. `keep_signs=False` reads the same scenes as the default Pipeline does (no
+signs kept: each frame on its own): the per-frame figure to compare with.
 
 Each scene is a new table (random layout), read with the change cache forgotten
 (`Pipeline.reset`: a new layout is no frame-to-frame change); a new deck starts a
@@ -39,7 +39,7 @@ def evaluate_live_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: int 
     rng = np.random.default_rng(seed)
     renderer = SceneRenderer()
     rep = RenderedReport()
-    pipe = Pipeline(clf)
+    pipe = Pipeline(clf, keep_signs=keep_signs)
     seq = 0
     for name in names:
         pipe.reset_deck()
@@ -48,8 +48,6 @@ def evaluate_live_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: int 
             image, truth = renderer.render(spec, rng)
             rep.scenes += 1
             pipe.reset()
-            if not keep_signs:
-                pipe.reset_deck()
             read = pipe.read(Frame(image, seq, seq * 0.1)).cards
             seq += 1
             match = best_matches([[quad_iou(t.corners, s.corners) for s in read]

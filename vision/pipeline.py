@@ -16,10 +16,14 @@ The recogniser is passed in (composition root: referee/), anything with
 `classify(patches) -> list[Reading]`, `calibration` and `deck` like
 `vision.recognize.IndexClassifier` (and its `wants_second_look`/`look_again_many` for
 the second look); with none, cards are located but not read. Cards are read by
-vision.recognize.reader's rule, the same as for still images, with one thing a
-still has not: the sure black cards' suit signs of earlier frames (one deck is
-played all game), kept in a GameSigns and passed on (vision.recognize.decksuits:
-an unsure spade or club told by them); `reset_deck()` forgets them.
+vision.recognize.reader's rule, the same as for still images. Opt-in
+(`keep_signs=True`), one thing a still has not: the sure black cards' suit signs
+of earlier frames (one deck is played all game), kept in a GameSigns and passed on
+(vision.recognize.decksuits: an unsure spade or club told by them); `reset_deck()`
+forgets them. Off by default: on held-out rendered games (vision.evaluate_game,
+seed 1234) it read two kde/jolly-royal clubs as spades: a blurred club's sign, a
+round blob, was nearer the frame's own blurred spades than the sharp clubs kept
+from earlier frames (kept signs come from other sharpness than the card asked).
 """
 
 from __future__ import annotations
@@ -105,6 +109,9 @@ class Pipeline:
     (cv2.dnn, the network's runtime where onnxruntime is missing, runs on it
     alike), and the camera loop and the referee share the Pi's other cores. `opencv_threads=None` leaves OpenCV's setting alone (a
     caller that manages threads itself, knowing its readings may then differ).
+
+    `keep_signs` (default off, see module): keep the deck's sure suit signs over
+    the frames (`signs`, a GameSigns) for decksuits; `reset_deck()` forgets them.
     """
 
     def __init__(
@@ -114,12 +121,14 @@ class Pipeline:
         detector: DetectorConfig | None = None,
         change: ChangeConfig | None = None,
         opencv_threads: int | None = OPENCV_THREADS,
+        keep_signs: bool = False,
     ) -> None:
         self.recognizer = recognizer
         self.detector = detector or LIVE_DETECTOR
         self.change = change or ChangeConfig()
         self._memo: _Memo | None = None
         self.signs = GameSigns()
+        self.keep_signs = keep_signs
         if opencv_threads is not None:
             cv2.setNumThreads(opencv_threads)
 
@@ -191,8 +200,10 @@ class Pipeline:
         # (and one more for the second looks, if any), backs as backs; the game's
         # kept suit signs in, this frame's sure ones out.
         found: list[SuitSigns] = []
+        kept: dict[str, Any] = {"known": self.signs.known, "found": found} \
+            if self.keep_signs else {}
         for i, s in zip(todo, read_candidates(self.recognizer, image, [cands[i] for i in todo],
-                                              known=self.signs.known, found=found)):
+                                              **kept)):
             out[i] = s
         # A card kept from the last frame and one read now may be read as the same.
         cards = one_of_each([o for o in out if o is not None],
