@@ -27,9 +27,10 @@ after the pips, second opinion and second look, before `one_of_each`):
 Cheapest first: nothing is cut unless a card is asked about and both suits are
 among the sure cards. Red suits would work alike but gained nothing (PAIRS).
 
-The referee sees one deck all game: the live Pipeline keeps the sure signs of
-earlier frames (`found=`, gamesigns.GameSigns: newest few cards per suit and rank
-kind) and passes them as `known`. Kept signs are examples like the frame's, under
+The referee sees one deck all game: the live Pipeline can keep the sure signs of
+earlier frames (opt-in `keep_signs=True`, see vision/pipeline.py for why not by
+default; `found=`, gamesigns.GameSigns: newest few cards per suit and rank kind)
+and pass them as `known`. Kept signs are examples like the frame's, under
 the same rules (an odd one can only block: the NEAREST-th best of A against the
 best of B), and three more: a card asked about is not shown kept signs of its own
 rank (a wrong sure sighting of this very card, kept, would match it best and vouch
