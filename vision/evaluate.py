@@ -18,7 +18,7 @@ A wrong reading is far worse than an abstention, so the two are always reported 
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -244,23 +244,30 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
             read = without_doubles(read)
             match = best_matches([[quad_iou(t.corners, s.corners) for s in read]
                                   for t in truth], 0.5)
-        rep.phantoms += sum(1 for j, s in enumerate(read) if j not in match and s.card)
-        pairs = [(t, read[j] if j is not None else None) for t, j in zip(truth, match)]
-        for t, sighting in pairs:
-            got = sighting.card if sighting is not None else None
-            if t.face_down:
-                rep.backs += 1
-                rep.backs_read += got is not None
-                continue
-            if not any(r.visible for r in t.index_regions):
-                if got is not None and got != t.card:
-                    rep.all.add(t.card, got, f"scene {i} ({t.deck}, covered)")
-                continue
-            where = f"scene {i} ({t.deck})"
-            rep.all.add(t.card, got, where)
-            if t.visible_fraction < 0.95:
-                rep.overlapped.add(t.card, got, where)
+        tally_scene(rep, truth, read, match, f"scene {i}")
     return rep
+
+
+def tally_scene(rep: RenderedReport, truth: Sequence[Any], read: Sequence[Any],
+                match: Sequence[int | None], scene: str) -> None:
+    """Count one scene's readings into `rep`: `truth[k]` was read as `read[match[k]]`
+    (None: not found); a card read where no true card lies is a phantom."""
+    rep.phantoms += sum(1 for j, s in enumerate(read) if j not in match and s.card)
+    pairs = [(t, read[j] if j is not None else None) for t, j in zip(truth, match)]
+    for t, sighting in pairs:
+        got = sighting.card if sighting is not None else None
+        if t.face_down:
+            rep.backs += 1
+            rep.backs_read += got is not None
+            continue
+        if not any(r.visible for r in t.index_regions):
+            if got is not None and got != t.card:
+                rep.all.add(t.card, got, f"{scene} ({t.deck}, covered)")
+            continue
+        where = f"{scene} ({t.deck})"
+        rep.all.add(t.card, got, where)
+        if t.visible_fraction < 0.95:
+            rep.overlapped.add(t.card, got, where)
 
 
 @dataclass(slots=True)

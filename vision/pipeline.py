@@ -16,7 +16,14 @@ The recogniser is passed in (composition root: referee/), anything with
 `classify(patches) -> list[Reading]`, `calibration` and `deck` like
 `vision.recognize.IndexClassifier` (and its `wants_second_look`/`look_again_many` for
 the second look); with none, cards are located but not read. Cards are read by
-vision.recognize.reader's rule, the same as for still images.
+vision.recognize.reader's rule, the same as for still images. Opt-in
+(`keep_signs=True`), one thing a still has not: the sure black cards' suit signs
+of earlier frames (one deck is played all game), kept in a GameSigns and passed on
+(vision.recognize.decksuits: an unsure spade or club told by them); `reset_deck()`
+forgets them. Off by default: on held-out rendered games (vision.evaluate_game,
+seed 1234) it read two kde/jolly-royal clubs as spades: a blurred club's sign, a
+round blob, was nearer the frame's own blurred spades than the sharp clubs kept
+from earlier frames (kept signs come from other sharpness than the card asked).
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ import numpy as np
 
 from vision.detect import CardCandidate, DetectorConfig, check_image, detect_cards
 from vision.detect import geometry as g
+from vision.recognize.decksuits import SuitSigns
+from vision.recognize.gamesigns import GameSigns
 from vision.recognize.reader import one_of_each, read_candidates, without_doubles
 from vision.types import CardSighting, Frame, FrameReading
 
@@ -100,6 +109,9 @@ class Pipeline:
     (cv2.dnn, the network's runtime where onnxruntime is missing, runs on it
     alike), and the camera loop and the referee share the Pi's other cores. `opencv_threads=None` leaves OpenCV's setting alone (a
     caller that manages threads itself, knowing its readings may then differ).
+
+    `keep_signs` (default off, see module): keep the deck's sure suit signs over
+    the frames (`signs`, a GameSigns) for decksuits; `reset_deck()` forgets them.
     """
 
     def __init__(
@@ -109,17 +121,27 @@ class Pipeline:
         detector: DetectorConfig | None = None,
         change: ChangeConfig | None = None,
         opencv_threads: int | None = OPENCV_THREADS,
+        keep_signs: bool = False,
     ) -> None:
         self.recognizer = recognizer
         self.detector = detector or LIVE_DETECTOR
         self.change = change or ChangeConfig()
         self._memo: _Memo | None = None
+        self.signs = GameSigns()
+        self.keep_signs = keep_signs
         if opencv_threads is not None:
             cv2.setNumThreads(opencv_threads)
 
     def reset(self) -> None:
-        """Forget the last frame (the next one is read in full)."""
+        """Forget the last frame (the next one is read in full). The deck's suit
+        signs are kept: see reset_deck."""
         self._memo = None
+
+    def reset_deck(self) -> None:
+        """A new game or another deck: forget the last frame and the suit signs kept
+        from the earlier frames (another deck's spade may look like this one's club)."""
+        self._memo = None
+        self.signs.clear()
 
     def read(self, frame: Frame) -> FrameReading:
         """Everything seen in `frame`.
@@ -175,8 +197,13 @@ class Pipeline:
                 out[i] = _unread(cands[i])
             return tuple(o for o in out if o is not None)
         # The reader's rule: one network call for all patches of all cards to read
-        # (and one more for the second looks, if any), backs as backs.
-        for i, s in zip(todo, read_candidates(self.recognizer, image, [cands[i] for i in todo])):
+        # (and one more for the second looks, if any), backs as backs; the game's
+        # kept suit signs in, this frame's sure ones out.
+        found: list[SuitSigns] = []
+        kept: dict[str, Any] = {"known": self.signs.known, "found": found} \
+            if self.keep_signs else {}
+        for i, s in zip(todo, read_candidates(self.recognizer, image, [cands[i] for i in todo],
+                                              **kept)):
             out[i] = s
         # A card kept from the last frame and one read now may be read as the same.
         cards = one_of_each([o for o in out if o is not None],
@@ -184,7 +211,10 @@ class Pipeline:
                             [c.face_down for c in cands])
         # One card found twice, read once: the referee would see a second, unread
         # card where there is one (12 such in 120 training-deck scenes, live path).
-        return tuple(without_doubles(cards))
+        cards = without_doubles(cards)
+        if found:  # only signs of cards this frame reports (not unread by the rules after)
+            self.signs.add(found[0], reported={c.card for c in cards if c.card})
+        return tuple(cards)
 
     def _unchanged_card(
         self, cand: CardCandidate, memo: _Memo | None, moved: np.ndarray | None,

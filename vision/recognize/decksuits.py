@@ -27,15 +27,25 @@ after the pips, second opinion and second look, before `one_of_each`):
 Cheapest first: nothing is cut unless a card is asked about and both suits are
 among the sure cards. Red suits would work alike but gained nothing (PAIRS).
 
-The referee sees one deck all game: a caller may keep `SuitSigns` from earlier
-frames (`frame_signs`, `SuitSigns.merged`) and pass them as `known`.
+The referee sees one deck all game: the live Pipeline can keep the sure signs of
+earlier frames (opt-in `keep_signs=True`, see vision/pipeline.py for why not by
+default; `found=`, gamesigns.GameSigns: newest few cards per suit and rank kind)
+and pass them as `known`. Kept signs are examples like the frame's, under
+the same rules (an odd one can only block: the NEAREST-th best of A against the
+best of B), and three more: a card asked about is not shown kept signs of its own
+rank (a wrong sure sighting of this very card, kept, would match it best and vouch
+for the wrong suit again); a card sure in this frame stands with this frame's
+signs only (its kept copies would count as more examples of one card); and the
+trust check (`_tell_apart`) leaves out the example cards the others do not tell
+right, which stay examples all the same (one wrong sure card kept would otherwise
+distrust every frame until it aged out; as an example it can still only block).
 
 Figures: see vision/recognize/README.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -194,13 +204,15 @@ def sign_descriptor(patch: np.ndarray) -> np.ndarray | None:
 
 
 def frame_signs(verdicts: Sequence[CardReading | None], cuts: Sequence[Sequence[np.ndarray]],
-                firsts: Sequence[Sequence[Reading]]) -> SuitSigns:
+                firsts: Sequence[Sequence[Reading]], skip: Collection[str] = ()) -> SuitSigns:
     """The signs of a frame's sure cards (black ones: PAIRS): each corner reading the
-    card's rank (whatever suit it reads: a club the pips gave shows a club's sign)."""
+    card's rank (whatever suit it reads: a club the pips gave shows a club's sign);
+    cards in `skip` (signs kept already) are not cut."""
     out = []
     told = {s for pair in PAIRS for s in pair}
     for v, ps, rs in zip(verdicts, cuts, firsts):
-        if v is None or v.card is None or v.rank is None or v.suit not in told:
+        if v is None or v.card is None or v.rank is None or v.suit not in told \
+                or v.card in skip:
             continue
         for p, r in zip(ps, rs):
             if r.rank != v.rank:
@@ -213,15 +225,24 @@ def frame_signs(verdicts: Sequence[CardReading | None], cuts: Sequence[Sequence[
 
 def settle_suits(verdicts: list[CardReading | None], cuts: Sequence[Sequence[np.ndarray]],
                  firsts: Sequence[Sequence[Reading]], calib: Calibration,
-                 known: SuitSigns | None = None) -> list[CardReading | None]:
+                 known: SuitSigns | None = None, found: list[SuitSigns] | None = None
+                 ) -> list[CardReading | None]:
     """`verdicts` with the unread cards' suits told by their signs where sure (module).
 
     `cuts[i]`/`firsts[i]`: candidate i's visible corner patches and the network's
-    readings of them; `known`: signs kept from earlier frames of the same deck.
+    readings of them; `known`: signs kept from earlier frames of the same deck
+    (gamesigns.GameSigns), of which a card asked about is never shown those kept
+    under its own rank (its own earlier sighting, had it been read wrong, would
+    vouch for the same wrong suit); a card of `known` sure in this frame too stands
+    with this frame's signs only. `found`, when given, gets one SuitSigns appended:
+    this frame's sure cards' signs, less the cards of `known` (the caller's to keep).
     """
+    held = frozenset(c for c, _, _ in known.signs) if known is not None else frozenset()
     pairs = {i: _colour(v, firsts[i], calib) for i, v in enumerate(verdicts)}
     wanted = {i: pair for i, pair in pairs.items() if pair is not None}
     if not wanted:  # (the common case costs this loop only)
+        if found is not None:
+            found.append(frame_signs(verdicts, cuts, firsts, skip=held))
         return verdicts
     # Cheapest first: both suits among the sure cards, then the card's own sign,
     # only then the sure cards' signs.
@@ -231,23 +252,41 @@ def settle_suits(verdicts: list[CardReading | None], cuts: Sequence[Sequence[np.
                  for d in [sign_descriptor(p)] if d is not None]
              for i, pair in wanted.items() if sure.issuperset(pair)}
     if not any(descs.values()):
+        if found is not None:
+            found.append(frame_signs(verdicts, cuts, firsts, skip=held))
         return verdicts
-    signs = frame_signs(verdicts, cuts, firsts).merged(known)
+    own = frame_signs(verdicts, cuts, firsts)
+    if found is not None:
+        found.append(SuitSigns(tuple(s for s in own.signs if s[0] not in held)))
     out = list(verdicts)
-    trusted: dict[tuple[str, str], bool] = {}
+    trusted: dict[tuple[tuple[str, str], str], tuple[SuitSigns, bool]] = {}
     for i, mine in descs.items():
         v, pair = verdicts[i], wanted[i]
         assert v is not None and v.rank is not None
         if not mine:
             continue
-        if pair not in trusted:
-            trusted[pair] = _tell_apart(signs, pair)
-        suit = tell_suit(signs, mine, pair) if trusted[pair] else None
+        key = (pair, v.rank)
+        if key not in trusted:
+            signs = _with_kept(own, known, {f"{v.rank}{s}" for s in pair})
+            kept = len(signs.signs) > len(own.signs)
+            trusted[key] = signs, _tell_apart(signs, pair, lenient=kept)
+        signs, ok = trusted[key]
+        suit = tell_suit(signs, mine, pair) if ok else None
         if suit is None or _net_prob(firsts[i], v.rank, suit) < NET_FLOOR:
             continue
         rank_p = joint_prob([r.rank_prob for r in firsts[i] if r.rank == v.rank])
         out[i] = CardReading(f"{v.rank}{suit}", rank_p, v.rank, suit)
     return out
+
+
+def _with_kept(own: SuitSigns, known: SuitSigns | None, but: set[str]) -> SuitSigns:
+    """The frame's signs and the kept ones, less kept ones of cards in `but` and of
+    cards the frame shows itself (one sighting per card: a card's copies must not
+    pass for several examples)."""
+    if known is None:
+        return own
+    mine = {c for c, _, _ in own.signs} | but
+    return SuitSigns(own.signs + tuple(s for s in known.signs if s[0] not in mine))
 
 
 def _colour(v: CardReading | None, readings: Sequence[Reading], calib: Calibration
@@ -302,17 +341,38 @@ def tell_suit(signs: SuitSigns, descs: Sequence[np.ndarray], pair: tuple[str, st
     return got.pop() if len(got) == 1 else None
 
 
-def _tell_apart(signs: SuitSigns, pair: tuple[str, str]) -> bool:
+def _tell_apart(signs: SuitSigns, pair: tuple[str, str], lenient: bool = False) -> bool:
     """Do the signs tell `pair`'s suits apart: examples of both, and each example card
-    whose suit shows another card told right by the others (SELF_MARGIN)?"""
-    cards = {s: {c for c, _ in signs.of(s)} for s in pair}
-    if not all(cards.values()):
+    whose suit shows another card told right by the others (SELF_MARGIN)?
+
+    `lenient` (signs kept over a game: many cards, many frames): the cards that are
+    not told right left out, the others must be, with examples of both suits still.
+    Why not all: one wrong sure card kept (a club read surely as a spade) would
+    distrust every later frame until it aged out. The odd cards stay examples for
+    `tell_suit` all the same, where they can only block."""
+    if not all(signs.of(s) for s in pair):
         return False
+    odd = _odd_ones(signs, pair, first=not lenient)
+    if not odd:
+        return True
+    if not lenient:
+        return False
+    rest = SuitSigns(tuple(x for x in signs.signs if x[0] not in odd))
+    return _tell_apart(rest, pair)
+
+
+def _odd_ones(signs: SuitSigns, pair: tuple[str, str], first: bool = False) -> set[str]:
+    """The example cards whose suit shows other cards that do not tell them right
+    (SELF_MARGIN): all of them, or the first found when `first`."""
+    odd: set[str] = set()
     for s in pair:
-        if len(cards[s]) < 2:
+        cards = {c for c, _ in signs.of(s)}
+        if len(cards) < 2:
             continue
-        for c in cards[s]:
+        for c in sorted(cards):
             descs = [d for c2, d in signs.of(s) if c2 == c]
             if tell_suit(signs, descs, pair, but=c, margin=SELF_MARGIN, min_like=-1.0) != s:
-                return False
-    return True
+                odd.add(c)
+                if first:
+                    return odd
+    return odd

@@ -69,8 +69,14 @@ def _patches(image: np.ndarray, cand: Any) -> list[np.ndarray]:
     return [p for p, v in zip(cut, visible) if v]
 
 
-def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[CardSighting]:
+def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
+                    known: decksuits.SuitSigns | None = None,
+                    found: list[decksuits.SuitSigns] | None = None) -> list[CardSighting]:
     """One CardSighting per candidate, in order (see module).
+
+    `known`/`found`: suit signs of the deck kept from earlier frames, and a list that
+    gets this frame's sure signs appended (decksuits.settle_suits; the live Pipeline
+    keeps them over a game).
 
     `clf` is an IndexClassifier or anything with its `classify`, `calibration` and
     `deck` (the second look is skipped for recognisers without `wants_second_look`).
@@ -140,7 +146,9 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
             for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
-    verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration)
+    kept: dict[str, Any] = {} if known is None and found is None else {
+        "known": known, "found": found}
+    verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
     if not enrolled:  # a whole number card whose pips count another rank: not given
         for i, v in enumerate(verdicts):
             if (v is not None and v.card is not None and i not in moved

@@ -1,0 +1,56 @@
+"""How the referee's Pipeline reads a game: rendered scenes of ONE deck fed to one
+Pipeline in order, several decks in turn.
+
+Why a mode of its own: `evaluate_rendered(quads="live")` reads every scene afresh,
+as a still. The referee's Pipeline keeps what one deck showed over earlier frames
+(the sure black cards' suit signs, vision.recognize.gamesigns), so what it reads in
+a frame depends on the game so far; only a sequence of one deck's scenes measures
+that. `keep_signs=False` reads the same scenes as the default Pipeline does (no
+signs kept: each frame on its own): the per-frame figure to compare with.
+
+Each scene is a new table (random layout), read with the change cache forgotten
+(`Pipeline.reset`: a new layout is no frame-to-frame change); a new deck starts a
+new game (`reset_deck`). Tallies as vision.evaluate.evaluate_rendered's live mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from vision.evaluate import RenderedReport, best_matches, tally_scene
+from vision.recognize.overlap import quad_iou
+from vision.types import Frame
+
+
+def evaluate_live_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: int = 0, *,
+                       keep_signs: bool = True, n_cards: int = 8, overlap: float = 0.4,
+                       face_down: float = 0.1) -> RenderedReport:
+    """`n_scenes` rendered scenes of EACH deck of `decks` (DeckArts or names, in the
+    order given), all of a deck read by one Pipeline(clf) in a row (a game), the
+    next deck after `reset_deck`; one random stream (`seed`) for all, so the same
+    arguments give the same scenes with and without `keep_signs`."""
+    from vision.pipeline import Pipeline
+    from vision.scene import SceneRenderer, random_scene_spec
+
+    names = [d if isinstance(d, str) else d.name for d in decks]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    rep = RenderedReport()
+    pipe = Pipeline(clf, keep_signs=keep_signs)
+    seq = 0
+    for name in names:
+        pipe.reset_deck()
+        for i in range(n_scenes):
+            spec = random_scene_spec(rng, [name], n_cards, overlap=overlap, face_down=face_down)
+            image, truth = renderer.render(spec, rng)
+            rep.scenes += 1
+            pipe.reset()
+            read = pipe.read(Frame(image, seq, seq * 0.1)).cards
+            seq += 1
+            match = best_matches([[quad_iou(t.corners, s.corners) for s in read]
+                                  for t in truth], 0.5)
+            tally_scene(rep, truth, read, match, f"{name} scene {i}")
+    return rep
