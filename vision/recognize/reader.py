@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize import decksuits, pipcheck, turn
+from vision.recognize import decksuits, onecorner, pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
@@ -147,6 +147,10 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[C
                     and i not in by_pips
                     and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
                 verdicts[i] = CardReading(None, 0.0, None, None)
+    for i, v in enumerate(verdicts):  # an outline round two cards read at one corner
+        if (v is not None and v.card is not None and i not in moved and i not in by_pips
+                and onecorner.two_cards_in_one(cands, i, v, firsts[i], image.shape)):
+            verdicts[i] = CardReading(None, 0.0, None, None)
     out = []
     for i, (cand, v) in enumerate(zip(cands, verdicts)):
         corners = _points(moved[i]) if i in moved else _corners(cand)
