@@ -16,12 +16,21 @@ to the wrong card" look like.
 
 So a card given from one corner alone is not given when the card is seen whole
 (the detector's `visible`, both index corners in view, inside the frame), the
-other corner does not name its rank, and the outline, unsqueezed by the squeeze
-the frame's other cards show (unions.frame_squeezes), is shorter than a card
-(long over short side under LOOKS_LIKE_A_CARD's low end). A card whose corners
-both name it, or that is partly covered (its other corner may be under a card),
-or whose pips vouched for it, is left alone. It costs a few arithmetic
-operations a card read from one corner; the live pipeline runs it too.
+other corner does not name its rank, and the outline is shorter than a card (long
+over short side under SHORTER_THAN_A_CARD) both as it is and unsqueezed by the
+squeeze the frame's other cards show (unions.frame_squeezes). A card whose
+corners both name it, or that is partly covered (its other corner may be under a
+card), or whose pips vouched for it, is left alone; so is a card no other card
+of the photo tells the squeeze for (a lone card may be a squeezed photo's or
+seen steeply: real train photos IMG_2475, cam_image13). Fewer than FIRM_SQUEEZE
+other cards, themselves slanted, tell a squeeze only roughly (real train photos
+at 0.8 x 1: single cards of 1.42-1.75 as they are, near square at the squeeze
+told, were lost), so the outline must then be short both as it is and
+unsqueezed; more tell it well (rendered training decks, seed 25: an outline
+round 3H and JH, 1.47 as it is, near square at the squeeze its seven cards
+told, the camera tilted 35°). Real photos shot steeply still show single cards
+near square (1.05-1.19: IMG_2450, 2657), which this costs. It costs a few
+arithmetic operations a card read from one corner; the live pipeline runs it too.
 """
 
 from __future__ import annotations
@@ -40,6 +49,9 @@ MIN_VISIBLE = 0.97
 #: An outline whose long over short side, unsqueezed, is under this is no card's
 #: shape (unions.LOOKS_LIKE_A_CARD's low end; a card is 1.4).
 SHORTER_THAN_A_CARD = 1.25
+#: Other cards of sure outline that tell the frame's squeeze firmly: the outline is
+#: then judged at that squeeze alone, else both as it is and at the squeeze told.
+FIRM_SQUEEZE = 3
 
 
 def _side_ratio(quad: np.ndarray, squeeze: float) -> float:
@@ -81,6 +93,18 @@ def two_cards_in_one(cands: Sequence[Any], i: int, card: CardReading,
     from vision.recognize.unions import GUESSED_SQUEEZES, frame_squeezes
 
     squeezes = frame_squeezes(cands, i)
-    k = 1.0 if squeezes == GUESSED_SQUEEZES else squeezes[-1]
-    return _side_ratio(np.asarray(cands[i].corners, np.float32).reshape(4, 2), k) \
-        < SHORTER_THAN_A_CARD
+    if squeezes == GUESSED_SQUEEZES:
+        return False  # (no other card tells the photo's squeeze: a lone card may be squeezed)
+    quad = np.asarray(cands[i].corners, np.float32).reshape(4, 2)
+    if _telling(cands, i) >= FIRM_SQUEEZE:
+        squeezes = squeezes[-1:]  # (told firmly: the frame's squeeze alone)
+    return all(_side_ratio(quad, k) < SHORTER_THAN_A_CARD for k in squeezes)
+
+
+def _telling(cands: Sequence[Any], i: int) -> int:
+    """How many face-up candidates other than cands[i] tell the frame's squeeze
+    (edge support squeeze.TELLING_SUPPORT)?"""
+    from vision.detect.squeeze import TELLING_SUPPORT
+
+    return sum(1 for j, c in enumerate(cands) if j != i and not getattr(c, "face_down", False)
+               and float(getattr(c, "score", 0.0)) >= TELLING_SUPPORT)
