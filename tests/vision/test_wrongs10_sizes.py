@@ -1,6 +1,6 @@
-"""A card found by the stills steps from its index alone (indexfind) or cut down
-from an outline to one end (unions) must be of the size of the frame's sure cards:
-else it is reported where its card is not (a phantom)."""
+"""A card found by the stills steps from its index alone (indexfind) must be no
+bigger than the frame's sure cards allow: else it is reported where its card is
+not (a phantom)."""
 
 from __future__ import annotations
 
@@ -35,30 +35,7 @@ def _nicu_ornamental() -> SceneSpec:
         jpeg_quality=67, distractors=(), stretch_x=1.0)
 
 
-def _bellot_under_a_back() -> SceneSpec:
-    """gnome/bellot on a dark cloth, a back over the 2C's lower part: the 2C's
-    part in view, outlined, was cut down to card proportions within it, a card
-    too small (training decks, seed 20, scene 27)."""
-    d = "gnome/bellot"
-    cards = (CardPlacement(d, "KD", -58.89, 31.05, 162.83, 0.0),
-             CardPlacement(d, "2S", 180.81, 0.1, 169.19, 0.0),
-             CardPlacement(d, "3H", -81.48, 58.27, 185.89, 0.3),
-             CardPlacement(d, "10D", 102.51, 121.25, 140.4, 0.0),
-             CardPlacement(d, "9H", -61.48, -115.97, 149.62, 0.0),
-             CardPlacement(d, "QS", 92.08, -53.83, -23.03, 0.0),
-             CardPlacement(d, "2C", -219.83, -40.53, -173.29, 0.0),
-             CardPlacement(d, None, -190.27, -71.46, -225.29, 0.3))
-    return SceneSpec(
-        cards=cards, size=(1280, 720), table=TableStyle.CLOTH_DARK, table_seed=392971016,
-        camera=CameraSpec(px_per_mm=2.295, tilt_deg=26.624, roll_deg=15.31,
-                          distance_mm=573.24, center_px=(608.97, 392.82)),
-        light=LightSpec(warmth=-0.346, brightness=1.197, gradient=0.488, gradient_deg=90.55,
-                        vignette=0.6646, glare=(), shadow=0.2191, shadow_deg=277.16),
-        blur_sigma=0.0, motion_px=0.0, motion_deg=129.37, noise_sigma=4.689,
-        jpeg_quality=81, distractors=(), stretch_x=1.0)
-
-
-@pytest.mark.parametrize("spec", [_nicu_ornamental, _bellot_under_a_back])
+@pytest.mark.parametrize("spec", [_nicu_ornamental])
 def test_every_card_read_lies_on_its_card(spec) -> None:  # type: ignore[no-untyped-def]
     from vision.recognize.classifier import IndexClassifier
     from vision.recognize.reader import read_image
@@ -77,4 +54,5 @@ def test_a_find_far_from_the_frames_card_size_is_refused() -> None:
     card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
     size = frame_card_size([card, card + 100])
     assert of_card_size(card * 1.2, size) and not of_card_size(card * 1.8, size)
+    assert of_card_size(card * 0.7, size)  # (smaller: a far card, a slanted one)
     assert of_card_size(card * 3, frame_card_size([]))  # no size told

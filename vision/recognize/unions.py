@@ -43,7 +43,6 @@ from collections.abc import Sequence
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, NamedTuple
 
-import cv2
 import numpy as np
 
 from vision.recognize.overlap import quad_iou
@@ -245,50 +244,13 @@ def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray
         return splits[0][0] if len({way[1:] for way in splits}) == 1 else None
     la, lb = _side_lengths(outline)
     if (whole and not same and len({card for _, card, _ in whole}) == 1
-            and max(la, lb) <= LOOKS_LIKE_A_CARD[1] * min(la, lb)
-            and _of_frame_size(whole[0][0].quad, cands, i)):
+            and max(la, lb) <= LOOKS_LIKE_A_CARD[1] * min(la, lb)):
         end, _, other = whole[0]
         # (the other end showing another card's index: that card, read by the one
         # reading rule at its two corners, the fallback's and a second look's)
         return [_one_end(cands[i], end)] + ([] if other is None else
                                             [_one_end(cands[i], other)])
     return None
-
-
-#: An end card cut down from its outline may differ in size (square root of its
-#: area) from the frame's sure cards' by this factor either way.
-END_SIZE_SPREAD = 1.2
-
-
-def _of_frame_size(quad: np.ndarray, cands: Sequence[Any], skip: int) -> bool:
-    """Is end card `quad` of the size of the frame's other sure cards (outlines
-    of a card's shape, edge support TELLING_SUPPORT; END_SIZE_SPREAD), or do they
-    tell none?
-
-    Why: an outline of the part of a card in view, another card over the rest,
-    is no longer than a card, and one end of it reads the card; cut down to card
-    proportions within that part, it is a card smaller than the frame's, reported
-    half off the card it read (rendered training decks: 2C, AS and KD, IoU
-    0.34-0.49 with their cards). A photo's cards, one deck at about one distance,
-    show about one size."""
-    from vision.detect.squeeze import TELLING_SUPPORT
-
-    sizes = [float(np.sqrt(max(float(cv2.contourArea(q)), 0.0)))
-             for j, c in enumerate(cands) if j != skip
-             and float(getattr(c, "score", 0.0)) >= TELLING_SUPPORT
-             for q in [np.asarray(c.corners, np.float32).reshape(4, 2)]
-             if LOOKS_LIKE_A_CARD[0] <= _ratio(q) <= LOOKS_LIKE_A_CARD[1]]
-    if not sizes:
-        return True
-    size = float(np.median(sizes))
-    own = float(np.sqrt(max(float(cv2.contourArea(np.asarray(quad, np.float32))), 0.0)))
-    return size / END_SIZE_SPREAD <= own <= size * END_SIZE_SPREAD
-
-
-def _ratio(q: np.ndarray) -> float:
-    """Long over short side (means of opposite sides) of quad `q`."""
-    la, lb = _side_lengths(normalize_quad(q))
-    return max(la, lb) / max(min(la, lb), 1e-6)
 
 
 #: An end card's outer corner reading an index this surely shows a card.
