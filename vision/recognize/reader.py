@@ -8,11 +8,13 @@ second opinion (fallback.py), gives a second look (one more call) to those whose
 corners agreed but fell short of the bars, and lets the frame's sure cards tell an
 unsure black suit (decksuits.py): cheapest first, so that the cards one settles
 spare the next. A card read whose pips count another rank is then not given
-(`pipcheck.pips_contradict`). It reports backs as backs, and finally applies
-`one_of_each`. `read_image` is the same composition without state: detect, then
-read (what each patch read is remembered for that photo only, so that its reading
-steps show the network each patch once: memo.py). Detection is passed in
-(`detect`) so that evaluation can also feed ground-truth quads.
+(`pipcheck.pips_contradict`); nor is a card read at one corner of an outline
+shorter than a card, seen whole: an outline round two cards (onecorner.py). It
+reports backs as backs, and finally applies `one_of_each`. `read_image` is the
+same composition without state: detect, then read (what each patch read is
+remembered for that photo only, so that its reading steps show the network each
+patch once: memo.py). Detection is passed in (`detect`) so that evaluation can
+also feed ground-truth quads.
 """
 
 from __future__ import annotations
