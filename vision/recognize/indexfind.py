@@ -162,9 +162,11 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     regions = [(r, bool(s.card)) for c, s in zip(cands, sightings)
                for r in index_quads(c.corners)]  # (candidate k // 2's corners)
     quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
+    size = frame_card_size([q for q, c, s in zip(quads, cands, sightings) if s.card
+                            and all(getattr(c, "index_visible", (True, True)))])
     added: list[tuple[Find, set[int]]] = []
     for f in finds:
-        if f.reading.card in read:
+        if f.reading.card in read or not of_card_size(f.quad, size):
             continue
         centre = index_quads(f.quad)[0].mean(axis=0)
         holds = {k // 2 for k, (r, _) in enumerate(regions) if _inside(centre, r)}
@@ -188,6 +190,36 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
                                      index_visible=(True, False), index_patches=(f.patch,),
                                      patch_corners=(0,)))
     return [c for j, c in enumerate(cands) if j not in dropped] + new
+
+
+#: A find's size (square root of its area) may exceed the frame's cards' by this
+#: factor (the camera's slant makes near cards larger; a find's size is a guess
+#: from its index, SIZE_TRIES). Smaller is not refused: real test photos' finds
+#: of 0.7 the size of the frame's cards were right (cam_image2's KH).
+SIZE_SPREAD = 1.4
+
+
+def frame_card_size(quads: Sequence[np.ndarray]) -> float | None:
+    """The size of the frame's cards (median square root of the area) as the
+    `quads` of cards read at both corners show it; None without any."""
+    if not quads:
+        return None
+    return float(np.median([np.sqrt(max(float(cv2.contourArea(q)), 0.0)) for q in quads]))
+
+
+def of_card_size(quad: np.ndarray, size: float | None) -> bool:
+    """Is the find's `quad` no bigger than the frame's card `size` allows
+    (SIZE_SPREAD), or is no size told?
+
+    Why: the card a find reports is grown from its index by the deck's usual
+    proportions of index to card, which a deck printing big or small indices
+    breaks: its eight of diamonds found twice the size of the frame's cards, read
+    right but reported where no card lies (rendered training decks, kde/
+    nicu-ornamental). One deck is played: its cards show one size."""
+    if size is None:
+        return True
+    own = float(np.sqrt(max(float(cv2.contourArea(quad)), 0.0)))
+    return own <= size * SIZE_SPREAD
 
 
 def _not_bigger(quad: np.ndarray, other: np.ndarray) -> bool:
