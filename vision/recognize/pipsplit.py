@@ -26,7 +26,9 @@ wrong suits; rendered calibration decks, true quads seeds 5/7/8 (60 scenes): rig
 train photos unchanged (one more count there: cam_image41's motion-blurred 9S,
 its pips run together, counted 9 and given spades; by eye right). Time: 0.04-0.05
 ms per count with nothing to split; 0.6 ms (a nine) to 3.7 ms (a ten of two
-blobs) for a card split.
+blobs) for a card split, in numpy; the k-means compiled (kernels/kmeans.py, same
+parts): a component of two pips 1.25 -> 0.013 ms, of four 4.8 -> 0.07 ms, of five
+(840 px) 23 -> 0.5 ms.
 """
 
 from __future__ import annotations
