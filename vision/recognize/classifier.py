@@ -69,8 +69,9 @@ def to_blob(patches: list[np.ndarray]) -> np.ndarray:
 
     The uint8 stack is put in NCHW order before it becomes float32 (then divided in
     place): the same figures (each value divided in float32 either way), a quarter
-    of the bytes moved by the transposing copy; a live frame's 30 patches took
-    1.1 ms the other way round (a float32 copy of 0.7 MB, made and transposed)."""
+    of the bytes moved by the transposing copy (a bench frame's blobs: 0.22 ->
+    0.18 ms; 30 patches in a fresh loop, where the float copy's pages are new
+    each time, 1.27 -> 0.14 ms)."""
     arr = []
     for p in patches:
         if p.ndim == 2:
