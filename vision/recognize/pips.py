@@ -200,10 +200,21 @@ def look_upright(image: np.ndarray, q: np.ndarray, min_paper: float = 90.0) -> U
                        interpolation=cv2.INTER_AREA)
     small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, _CLOSE, borderType=cv2.BORDER_REPLICATE)
     small = cv2.blur(small, (3, 3))
-    if float(np.median(small)) < min_paper:
+    if _median(small) < min_paper:
         return None
     paper = cv2.resize(small, (CANON_W, CANON_H), interpolation=cv2.INTER_LINEAR)
     return UprightCard(bgr, dark8.astype(np.float32), np.maximum(paper.astype(np.float32), 1.0))
+
+
+def _median(a: np.ndarray) -> float:
+    """float(np.median(a)) by one partition (np.median's own checks and mean of the
+    middle element cost more than the partition on the 875 coarse pixels)."""
+    flat = a.ravel()
+    n = flat.size
+    if n % 2:
+        return float(np.partition(flat, n // 2)[n // 2])
+    part = np.partition(flat, [n // 2 - 1, n // 2])
+    return (float(part[n // 2 - 1]) + float(part[n // 2])) / 2.0
 
 
 def _warp(image: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -311,7 +322,7 @@ def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
     if big.sum() < 2:
         return None
     signs = np.concatenate([[False], ~inner & ~line])  # by label: the indices' ink
-    if not _shows_indices(signs[labels]):
+    if not _shows_indices(np.take(signs, labels)):  # (np.take: signs[labels], cheaper)
         return None
     areas = area_all[big]
     # Every inner component of any size must be a pip: a picture's pieces, a hand's
