@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip
+from vision_helpers import deck_or_skip, scattered_quads, without_numba
 
 from vision.detect import detect_cards, kernels, outline, select
 from vision.detect.evidence import Evidence, gather
@@ -39,23 +39,8 @@ def _quads(ev: Evidence, rng: np.random.Generator) -> np.ndarray:
     for q in found:
         for _ in range(30):
             out.append(q + rng.normal(0, 1.0, (4, 2)))
-    for _ in range(200):
-        c = rng.uniform([-0.2 * w, -0.2 * h], [1.2 * w, 1.2 * h])
-        a = rng.uniform(0, np.pi)
-        sx, sy = rng.uniform(5, 0.4 * min(h, w), 2)
-        r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        out.append(c + np.array([[-sx, -sy], [sx, -sy], [sx, sy], [-sx, sy]]) @ r.T)
-    out.append(np.full((4, 2), 10.5))
-    # Points exactly half way between pixels: both ways of rounding must agree.
-    out.append(np.array([[10.5, 10.5], [50.5, 10.5], [50.5, 90.5], [10.5, 90.5]]))
+    out += scattered_quads(rng, h, w, 200, 5)
     return np.stack(out).astype(np.float32)
-
-
-def _plain(monkeypatch: pytest.MonkeyPatch, fn, *args, **kw):  # type: ignore[no-untyped-def]
-    """fn as it runs without numba (the numpy code)."""
-    with monkeypatch.context() as m:
-        m.setattr(kernels, "COMPILED", False)
-        return fn(*args, **kw)
 
 
 @pytest.mark.parametrize("n", [outline.SIDE_SAMPLES, 40])
@@ -63,18 +48,18 @@ def test_outline_flags_and_polarity_equal_numpy(ev: Evidence, monkeypatch: pytes
                                                 n: int) -> None:
     quads = _quads(ev, np.random.default_rng(n))
     on = outline.outline_flags(ev, quads, n)
-    on_plain = _plain(monkeypatch, outline.outline_flags, ev, quads, n)
+    on_plain = without_numba(monkeypatch, outline.outline_flags, ev, quads, n)
     assert on.shape == (len(quads), 4 * n)
     assert 0.02 < on_plain.mean() < 0.98  # the case is not trivial
     np.testing.assert_array_equal(on, on_plain)
     pol = outline.polarity(ev, quads, n)
-    pol_plain = _plain(monkeypatch, outline.polarity, ev, quads, n)
+    pol_plain = without_numba(monkeypatch, outline.polarity, ev, quads, n)
     assert (pol_plain == 1).any() and (pol_plain == -1).any()
     np.testing.assert_array_equal(pol, pol_plain)
     # Only where asked (choose: the points on an edge), 0 elsewhere.
     pol_on = outline.polarity(ev, quads, n, where=on)
     np.testing.assert_array_equal(pol_on, np.where(on, pol_plain, 0))
-    np.testing.assert_array_equal(pol_on, _plain(monkeypatch, outline.polarity, ev, quads, n, where=on))
+    np.testing.assert_array_equal(pol_on, without_numba(monkeypatch, outline.polarity, ev, quads, n, where=on))
     pts, on2 = outline.outline_on(ev, quads, n)
     np.testing.assert_array_equal(on2, on)
     assert pts.shape == (len(quads), 4 * n, 2)
@@ -85,7 +70,7 @@ def test_overshoot_and_table_like_equal_numpy(ev: Evidence,
     rng = np.random.default_rng(9)
     quads = _quads(ev, rng)
     over = outline.overshoot(ev, quads)
-    over_plain = _plain(monkeypatch, outline.overshoot, ev, quads)
+    over_plain = without_numba(monkeypatch, outline.overshoot, ev, quads)
     assert 5 < len(set(over_plain.tolist())) and (over_plain == 0).any()
     np.testing.assert_array_equal(over, over_plain)
     # table_like with no, one and several quads lying on it (their points left out).
@@ -94,7 +79,7 @@ def test_overshoot_and_table_like_equal_numpy(ev: Evidence,
         covered = [quads[j] for j in rng.choice(len(quads), k % 4, replace=False)]
         covered += [q + rng.normal(0, 8.0, (4, 2)).astype(np.float32)] if k % 5 == 0 else []
         got.append(outline.table_like(ev, q, covered))
-        want.append(_plain(monkeypatch, outline.table_like, ev, q, covered))
+        want.append(without_numba(monkeypatch, outline.table_like, ev, q, covered))
     assert 10 < sum(want) < len(want) - 10
     assert got == want
 
@@ -102,7 +87,7 @@ def test_overshoot_and_table_like_equal_numpy(ev: Evidence,
 def test_score_many_equals_numpy(ev: Evidence, monkeypatch: pytest.MonkeyPatch) -> None:
     quads = list(_quads(ev, np.random.default_rng(5)))
     a = select.score_many(ev, quads)
-    b = _plain(monkeypatch, select.score_many, ev, quads)
+    b = without_numba(monkeypatch, select.score_many, ev, quads)
     assert [(s.support, s.side_min) for s in a] == [(s.support, s.side_min) for s in b]
     assert all(x.on is not None and y.on is not None and np.array_equal(x.on, y.on)
                for x, y in zip(a, b))
@@ -141,7 +126,7 @@ def test_choose_equals_numpy(table: np.ndarray, piles: list[np.ndarray],
     assert len(calls) == 4
     for ev, hyps, kw in calls:
         a = select.choose(ev, hyps, **kw)
-        b = _plain(monkeypatch, select.choose, ev, hyps, **kw)
+        b = without_numba(monkeypatch, select.choose, ev, hyps, **kw)
         assert len(a) >= 5
         assert [(c.support, c.visible_outline) for c in a] == [(c.support, c.visible_outline) for c in b]
         assert all(np.array_equal(x.quad, y.quad) for x, y in zip(a, b))

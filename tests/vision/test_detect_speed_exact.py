@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip
+from vision_helpers import deck_or_skip, scattered_quads, without_numba
 
 from vision.detect import DetectorConfig, detect_cards, kernels, printed, refine
 from vision.detect.evidence import Evidence, gather, sobel_f32
@@ -48,22 +48,8 @@ def _quads(table: np.ndarray, ev: Evidence, rng: np.random.Generator) -> np.ndar
         centre = q.mean(axis=0)
         for f in np.linspace(0.2, 1.2, 21):
             out.append(centre + (q - centre) * f + rng.normal(0, 0.5, (4, 2)))
-    for _ in range(150):
-        c = rng.uniform([-0.2 * w, -0.2 * h], [1.2 * w, 1.2 * h])
-        a = rng.uniform(0, np.pi)
-        sx, sy = rng.uniform(3, 0.4 * min(h, w), 2)
-        r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        out.append(c + np.array([[-sx, -sy], [sx, -sy], [sx, sy], [-sx, sy]]) @ r.T)
-    out.append(np.full((4, 2), 10.5))
-    out.append(np.array([[10.5, 10.5], [50.5, 10.5], [50.5, 90.5], [10.5, 90.5]]))
+    out += scattered_quads(rng, h, w, 150, 3)
     return np.stack(out).astype(np.float32)
-
-
-def _plain(monkeypatch: pytest.MonkeyPatch, fn, *args, **kw):  # type: ignore[no-untyped-def]
-    """fn as it runs without numba (the numpy code)."""
-    with monkeypatch.context() as m:
-        m.setattr(kernels, "COMPILED", False)
-        return fn(*args, **kw)
 
 
 def _spied(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
@@ -86,7 +72,7 @@ def test_side_samples_refine_as_numpy_at_work_scale(table: np.ndarray, ev: Evide
     calls = _spied(monkeypatch, "side_samples")
     for reach, step in ((4.0, 1.0), (16.0, 2.0), (3.0, 1.0)):
         fast = refine.refine_many(ev, qs, reach=reach, step=step)
-        plain = _plain(monkeypatch, refine.refine_many, ev, qs, reach=reach, step=step)
+        plain = without_numba(monkeypatch, refine.refine_many, ev, qs, reach=reach, step=step)
         np.testing.assert_array_equal(fast, plain)
     assert len(calls) == 3
 
@@ -98,7 +84,7 @@ def test_side_samples_refine_full_as_numpy(table: np.ndarray, ev: Evidence,
     qs = _quads(table, ev, np.random.default_rng(12))[:80] / ev.scale
     calls = _spied(monkeypatch, "side_samples")
     fast = refine.refine_full(table, list(qs), ev.scale)
-    plain = _plain(monkeypatch, refine.refine_full, table, list(qs), ev.scale)
+    plain = without_numba(monkeypatch, refine.refine_full, table, list(qs), ev.scale)
     assert calls
     for a, b in zip(fast, plain):
         np.testing.assert_array_equal(a, b)
@@ -111,7 +97,7 @@ def test_printed_flags_as_numpy(table: np.ndarray, ev: Evidence,
     calls = _spied(monkeypatch, "printed_flags")
     level = printed.white_level(ev)
     fast = printed.printed_on_card(ev, qs, level)
-    plain = _plain(monkeypatch, printed.printed_on_card, ev, qs, level)
+    plain = without_numba(monkeypatch, printed.printed_on_card, ev, qs, level)
     assert calls
     np.testing.assert_array_equal(fast, plain)
     assert fast.any() and not fast.all()  # both verdicts were reached

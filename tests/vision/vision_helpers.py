@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision import cardart
@@ -140,3 +141,29 @@ class Cand:
     index_visible: tuple[bool, bool] = (True, True)
     index_patches: tuple = ()
     visible: float = 1.0  # share of the card seen (the detector's `visible`)
+
+
+def scattered_quads(rng: np.random.Generator, h: int, w: int, n: int, smallest: float
+                    ) -> list[np.ndarray]:
+    """`n` random turned rectangles over an h x w frame and past its borders (half sides
+    from `smallest` px), then a point-sized one and one on half-pixel corners (both
+    ways of rounding must agree): quads a compiled kernel must treat as numpy does."""
+    out = []
+    for _ in range(n):
+        c = rng.uniform([-0.2 * w, -0.2 * h], [1.2 * w, 1.2 * h])
+        a = rng.uniform(0, np.pi)
+        sx, sy = rng.uniform(smallest, 0.4 * min(h, w), 2)
+        r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        out.append(c + np.array([[-sx, -sy], [sx, -sy], [sx, sy], [-sx, sy]]) @ r.T)
+    out.append(np.full((4, 2), 10.5))
+    out.append(np.array([[10.5, 10.5], [50.5, 10.5], [50.5, 90.5], [10.5, 90.5]]))
+    return out
+
+
+def without_numba(monkeypatch: pytest.MonkeyPatch, fn, *args, **kw):  # type: ignore[no-untyped-def]
+    """fn as it runs without numba (the detector's numpy code)."""
+    from vision.detect import kernels
+
+    with monkeypatch.context() as m:
+        m.setattr(kernels, "COMPILED", False)
+        return fn(*args, **kw)

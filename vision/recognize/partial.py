@@ -163,13 +163,19 @@ def _band(lab: np.ndarray, part: np.ndarray, side: int, span: tuple[float, float
     s = np.linspace(BAND[0], BAND[1], 5, dtype=np.float32) * size
     pts = (p[None, None, :] + t[:, None, None] * d[None, None, :]
            + s[None, :, None] * n[None, None, :]).reshape(-1, 2)
+    return _sample(lab, pts)
+
+
+
+def _sample(lab: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
+    """Lab pixels at the points `pts` (N, 2) that lie in the image; None when fewer
+    than 60% do (a band mostly outside the photo says nothing of what lies there)."""
     h, w = lab.shape[:2]
     x, y = np.rint(pts[:, 0]).astype(int), np.rint(pts[:, 1]).astype(int)
     ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
     if ok.mean() < 0.6:
         return None
     return lab[y[ok], x[ok]].astype(np.float32)
-
 
 def _contrast(a: np.ndarray, b: np.ndarray) -> float:
     """How unlike two bands' samples look: Lab mean distance plus the difference of
@@ -197,12 +203,7 @@ def _inside(lab: np.ndarray, quad: np.ndarray, far: tuple[float, float]) -> np.n
     near = quad[0] + u * (quad[1] - quad[0])
     away = quad[3] + u * (quad[2] - quad[3])
     pts = (near + v * (away - near)).reshape(-1, 2)
-    h, w = lab.shape[:2]
-    x, y = np.rint(pts[:, 0]).astype(int), np.rint(pts[:, 1]).astype(int)
-    ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    if ok.mean() < 0.6:
-        return None
-    return lab[y[ok], x[ok]].astype(np.float32)
+    return _sample(lab, pts)
 
 
 #: Shares of the way from the cut side to the grown card's far side whose samples
