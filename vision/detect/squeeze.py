@@ -46,6 +46,7 @@ squeeze), the guessed looks find many lone cards.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -114,12 +115,22 @@ def frame_squeeze(quads: list[np.ndarray]) -> float | None:
     return float(_SQUEEZES[int(np.argmin(err.sum(axis=1)))])
 
 
+#: A quad longer than this (long/short, as found) tells no squeeze: no card is,
+#: even squeezed to 0.75 (1.45 / 0.75 = 1.93); it is the strip of a card in a fan
+#: or row showing past the one on it, backed by edges all round. Told by such a
+#: strip (4.25 long), a squeeze lands at the grid's end (1.67) and the look at it
+#: finds no card: real train photo IMG_2648 at 0.8 x 1 lost its cards so.
+MAX_TELLING_ASPECT = 2.2
+
+
 def told_squeeze(quads: list[np.ndarray], support: list[float]) -> tuple[float | None, bool]:
     """The frame's squeeze as its sure cards (edge `support` >= TELLING_SUPPORT)
     tell it, else as all its cards do (None without cards); and whether sure cards
-    told it. The detector's second look and unions.py's end cards ask the same."""
-    telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
-    return frame_squeeze(telling or quads), bool(telling)
+    told it. Strips (longer than MAX_TELLING_ASPECT) tell none. The detector's
+    second look and unions.py's end cards ask the same."""
+    shaped = [(q, s) for q, s in zip(quads, support) if g.aspect(q) <= MAX_TELLING_ASPECT]
+    telling = [q for q, s in shaped if s >= TELLING_SUPPORT]
+    return frame_squeeze(telling or [q for q, _ in shaped]), bool(telling)
 
 
 def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
@@ -131,6 +142,21 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
     fx, fy = (squeeze, 1.0) if squeeze < 1.0 else (1.0, 1.0 / squeeze)
     s = min(1.0, long_side / max(w * fx, h * fy))
     return fx * s, fy * s
+
+
+#: A squeeze told by fewer sure cards than this is looked at and guessed at too
+#: (GUESSES, those not within GUESS_NEAR of it in log): one sure quad alone is
+#: often two cards side by side, squeezed into about a card's shape, and tells
+#: the wrong squeeze (real train photos at 1 x 1.25: IMG_2602's union of a jack
+#: and a ten told 0.76, IMG_2681's 1.67, IMG_2664's 0.89, inside SQUEEZE_BAND).
+SURE_CARDS = 2
+GUESS_NEAR = 0.1
+
+
+def _sure_cards(quads: list[np.ndarray], support: list[float]) -> int:
+    """How many of `quads` may tell a squeeze for sure (see told_squeeze)."""
+    return sum(1 for q, s in zip(quads, support)
+               if s >= TELLING_SUPPORT and g.aspect(q) <= MAX_TELLING_ASPECT)
 
 
 #: Squeezes looked at when no card of the first look is sure enough to tell one:
@@ -159,13 +185,16 @@ def second_look(
     them round a card and the strip of the one under it, read as the card on top
     (held-out decks, seed 99 scene 173: KS read as JC)."""
     k, telling = told_squeeze(quads, support)
+    lone = telling and _sure_cards(quads, support) < SURE_CARDS
     if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
         # (told, which a mistaken quad may do: the guess on its other side too,
-        # unless cards of the first look are sure)
+        # unless cards of the first look are sure; both guesses when one sure
+        # card alone told it)
         looks = [(k, True)] + [(x, False) for x in GUESSES
-                               if (x < 1.0) != (k < 1.0) and not telling]
+                               if ((x < 1.0) != (k < 1.0) and not telling)
+                               or (lone and abs(math.log(x / k)) > GUESS_NEAR)]
     else:
-        looks = [] if telling else [(x, False) for x in GUESSES]
+        looks = [] if telling and not lone else [(x, False) for x in GUESSES]
     merged, merged_support = list(quads), list(support)
     for squeeze, swap in looks:
         found = _look(image, ev, squeeze, find)
@@ -229,7 +258,14 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
             if not g.apart(fb[i], sb[j]):
                 on[i, j] = g.intersection_area(first[i], second[j]) / area1[i]
     added: list[np.ndarray] = []
+    split = _split_unions(first, second, second_support)
+    for i, js in split.items():
+        out[i] = None
+        added.extend(second[j] for j in js)
+    done = {j for js in split.values() for j in js}
     for j in range(n2):
+        if j in done:
+            continue
         if all(g.iou(second[j], q) < NEW_IOU for q in first):
             if not swap and _inside_one(second[j], first, fb, sb[j]):
                 continue
@@ -266,3 +302,46 @@ def _inside_one(quad: np.ndarray, first: list[np.ndarray], first_boxes: Any,
     area = max(g.quad_area(quad), 1.0)
     return any(not g.apart(b, box) and g.intersection_area(quad, q) >= INSIDE * area
                for q, b in zip(first, first_boxes))
+
+
+#: A card of the first look is two or more cards of the second (see
+#: _split_unions) when they lie on it (INSIDE of each), are not the same card
+#: (IoU under SAME_IOU: cards of a fan overlap, IMG_2681's by 0.39), together cover this share of it or more
+UNION_COVER = 0.85
+#: and edges back them by this much on the mean (a sure card's, TELLING_SUPPORT,
+#: less a little) and each by UNION_MIN_SUPPORT (the card under another in a
+#: fan is backed on three sides at most: IMG_2681's nine at 1 x 1.25, 0.69).
+UNION_SUPPORT = 0.8
+UNION_MIN_SUPPORT = 0.65
+
+
+def _split_unions(first: list[np.ndarray], second: list[np.ndarray],
+                  second_support: list[float]) -> dict[int, list[int]]:
+    """{i: [j, ...]}: the first look's cards that are unions of the second look's.
+
+    Squeezed, two cards of a fan or row side by side make one outline of about a
+    card's shape (two cards at 0.8 x 1, each 1.45 / 0.8 long, side by side: 0.9);
+    unsqueezed, the second look finds them apart. merge_looks replaces a card
+    one for one, so such a union kept the two cards unread (real train photo
+    IMG_2657 at 0.8 x 1: two kings under one quad). The union gives way to its
+    cards when they cover it (UNION_COVER), each lying on it and on no other card
+    of the first look, and edges back them (UNION_SUPPORT, UNION_MIN_SUPPORT)."""
+    out: dict[int, list[int]] = {}
+    for i, q in enumerate(first):
+        area = max(g.quad_area(q), 1.0)
+        js = []
+        for j, p in enumerate(second):
+            pa = max(g.quad_area(p), 1.0)
+            if (second_support[j] >= UNION_MIN_SUPPORT
+                    and g.intersection_area(p, q) >= INSIDE * pa
+                    and all(g.iou(p, o) < NEW_IOU for k, o in enumerate(first) if k != i)):
+                js.append(j)
+        if (len(js) < 2 or np.mean([second_support[j] for j in js]) < UNION_SUPPORT
+                or any(g.iou(second[a], second[b]) >= SAME_IOU
+                       for a in js for b in js if a < b)):
+            continue
+        cover = sum(g.intersection_area(second[j], q) for j in js) - sum(
+            g.intersection_area(second[a], second[b]) for a in js for b in js if a < b)
+        if cover >= UNION_COVER * area:
+            out[i] = js
+    return out
