@@ -144,19 +144,28 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
     return fx * s, fy * s
 
 
-#: A squeeze told by fewer sure cards than this is looked at and guessed at too
-#: (GUESSES, those not within GUESS_NEAR of it in log): one sure quad alone is
-#: often two cards side by side, squeezed into about a card's shape, and tells
-#: the wrong squeeze (real train photos at 1 x 1.25: IMG_2602's union of a jack
-#: and a ten told 0.76, IMG_2681's 1.67, IMG_2664's 0.89, inside SQUEEZE_BAND).
+#: A squeeze told by fewer sure cards than this, when doubtful (_doubtful), is
+#: looked at and guessed at too (GUESSES, those not within GUESS_NEAR of it in
+#: log): one sure quad alone may be two cards side by side, squeezed into about
+#: a card's shape, and tell the wrong squeeze (real train photos at 1 x 1.25:
+#: IMG_2602's union of a jack and a ten, 2.03 long, told 0.76; IMG_2681's 1.67).
 SURE_CARDS = 2
 GUESS_NEAR = 0.1
 
 
-def _sure_cards(quads: list[np.ndarray], support: list[float]) -> int:
-    """How many of `quads` may tell a squeeze for sure (see told_squeeze)."""
-    return sum(1 for q, s in zip(quads, support)
-               if s >= TELLING_SUPPORT and g.aspect(q) <= MAX_TELLING_ASPECT)
+def _doubtful(k: float | None, quads: list[np.ndarray], support: list[float]) -> bool:
+    """Is squeeze `k`, told by fewer than SURE_CARDS sure cards, in doubt? When
+    no squeeze of the grid fits the card (k at its end), or the card is longer
+    than geometry.ASPECT_MAX (a card squeezed to 0.8 is 1.81 long; a quad longer
+    is more often two cards). Guessing at every lone card's frame cost cards
+    (the looks add quads of no card, which change the squeeze the reading cuts
+    end cards for) and a wrong one (IMG_2635 at 0.75 x 1: K read as A)."""
+    sure = [q for q, s in zip(quads, support)
+            if s >= TELLING_SUPPORT and g.aspect(q) <= MAX_TELLING_ASPECT]
+    if k is None or len(sure) >= SURE_CARDS:
+        return False
+    at_end = k <= float(_SQUEEZES[0]) * 1.001 or k >= float(_SQUEEZES[-1]) * 0.999
+    return at_end or any(g.aspect(q) > g.ASPECT_MAX for q in sure)
 
 
 #: Squeezes looked at when no card of the first look is sure enough to tell one:
@@ -180,12 +189,15 @@ def second_look(
     only added where no card lies (merge_looks, `swap=False`): a card of the first
     look is not replaced by a quad found at a squeeze the frame was only guessed
     to have (real train photos as they are: replacing lost 10 cards read, to quads
-    of a squeezed shape that the edges backed better). Where sure cards tell no
-    squeeze, none is guessed: a look at a wrong one finds cards misshapen, one of
-    them round a card and the strip of the one under it, read as the card on top
-    (held-out decks, seed 99 scene 173: KS read as JC)."""
+    of a squeezed shape that the edges backed better), but a union of cards it
+    finds apart is (_split_unions). Where sure cards tell no squeeze, none is
+    guessed: a look at a wrong one finds cards misshapen, one of them round a
+    card and the strip of the one under it, read as the card on top (held-out
+    decks, seed 99 scene 173: KS read as JC). A squeeze told by one sure card
+    alone and in doubt (_doubtful: two cards squeezed into one card's shape,
+    mostly) is guessed at too."""
     k, telling = told_squeeze(quads, support)
-    lone = telling and _sure_cards(quads, support) < SURE_CARDS
+    lone = telling and _doubtful(k, quads, support)
     if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
         # (told, which a mistaken quad may do: the guess on its other side too,
         # unless cards of the first look are sure; both guesses when one sure
@@ -194,7 +206,7 @@ def second_look(
                                if ((x < 1.0) != (k < 1.0) and not telling)
                                or (lone and abs(math.log(x / k)) > GUESS_NEAR)]
     else:
-        looks = [] if telling and not lone else [(x, False) for x in GUESSES]
+        looks = [] if telling else [(x, False) for x in GUESSES]
     merged, merged_support = list(quads), list(support)
     for squeeze, swap in looks:
         found = _look(image, ev, squeeze, find)
