@@ -40,3 +40,15 @@ def test_squeezed_union_gives_its_cards(name: str, sx: float, sy: float,
     match = best_matches(iou, 0.4)
     assert all(match[i] is not None for i in cards), [[round(v, 2) for v in row] for row in iou]
     assert len(found) <= len(boxes)
+
+
+@pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(), reason="real photos not present")
+def test_whole_card_is_not_cut_into_halves() -> None:
+    """IMG_2489 at 0.75 x 1: a queen alone, its outline backed all round (1.0);
+    the look at its squeeze finds the two halves of its picture, each about a
+    card's shape. They are no cards of a union: the queen stays whole (with the
+    union split unguarded it gave way to them and went unread)."""
+    img = stretched(cv2.imread(str(REAL / "train" / "IMG_2489.JPG")), 0.75, 1.0)
+    (x0, y0, x1, y1), = real_boxes("train", "IMG_2489.JPG")
+    found = [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
+    assert len(found) == 1 and g.box_iou((x0 * 0.75, y0, x1 * 0.75, y1), found[0]) > 0.7
