@@ -42,6 +42,19 @@ shows of its squeeze, so none is estimated (or a wrong one); and the second
 look's frame, resampled, loses detail (the photos resized 0.8 and back read
 410 and 402). unions.py now splits many of those quads (cut at the frame's
 squeeze), the guessed looks find many lone cards.
+
+Three causes of lost cards fixed since (real train photos read right, through
+the stills chain, before -> after: 1 x 1 493 -> 494, 0.8 x 1 461 -> 464,
+1 x 0.8 484 -> 485, 1.25 x 1 486 -> 488, 1 x 1.25 460 -> 461, 0.75 x 1
+445 -> 443; 0 wrong at each but 0.75 x 1's one, as before): a card's strip
+told the squeeze (MAX_TELLING_ASPECT); one sure quad alone, two cards squeezed
+into one card's shape, told a wrong squeeze and no other was looked at
+(_doubtful); and a union of two cards the second look found apart was kept,
+since the merge replaced cards one for one (_split_unions). Left: cards the
+detector never finds squeezed that the stills steps (indexfind, strips) found
+as they are; misshapen quads of the nominal aspect whose sure support tells no
+squeeze (lone cards at 1 x 0.8); at 0.75 x 1, strips that no longer tell the
+grid's end (1.67), whose look found IMG_2622's and IMG_2535's ten by chance.
 """
 
 from __future__ import annotations
