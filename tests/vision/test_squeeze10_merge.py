@@ -59,3 +59,13 @@ def test_a_union_gives_way_to_its_cards() -> None:
     # Two quads of the same card (IoU over SAME_IOU) are no union.
     out = merge_looks([union], [0.9], [left, left + np.float32([2.0, 0.0])], [0.95, 0.9])
     assert any(q is union for q in out)
+
+
+def test_a_card_found_again_with_a_piece_is_no_union() -> None:
+    """The second look found a whole card again (IoU 0.99) and a piece of it
+    (rendered training scene, seed 8 no. 59): no union, the card stays."""
+    card = _card(100, 200, sx=0.8)
+    again = card + np.float32([0.5, 0.0])
+    piece = _card(100, 180, short=50, aspect=0.9, sx=0.8)
+    out = merge_looks([card], [0.95], [again, piece], [0.96, 0.94])
+    assert any(q is card for q in out)
