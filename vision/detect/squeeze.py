@@ -45,12 +45,14 @@ squeeze), the guessed looks find many lone cards.
 
 Three causes of lost cards fixed since (real train photos read right, through
 the stills chain, before -> after: 1 x 1 493 -> 494, 0.8 x 1 461 -> 464,
-1 x 0.8 484 -> 485, 1.25 x 1 486 -> 488, 1 x 1.25 460 -> 461, 0.75 x 1
+1 x 0.8 484 -> 484, 1.25 x 1 486 -> 488, 1 x 1.25 460 -> 462, 0.75 x 1
 445 -> 443; 0 wrong at each but 0.75 x 1's one, as before): a card's strip
 told the squeeze (MAX_TELLING_ASPECT); one sure quad alone, two cards squeezed
 into one card's shape, told a wrong squeeze and no other was looked at
 (_doubtful); and a union of two cards the second look found apart was kept,
-since the merge replaced cards one for one (_split_unions). Left: cards the
+since the merge replaced cards one for one (_split_unions; not a card found
+again with a piece of it, UNION_SAME, nor a whole card backed better than its
+pieces). Left: cards the
 detector never finds squeezed that the stills steps (indexfind, strips) found
 as they are; misshapen quads of the nominal aspect whose sure support tells no
 squeeze (lone cards at 1 x 0.8); at 0.75 x 1, strips that no longer tell the
