@@ -11,12 +11,11 @@ import math
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import real_boxes
+from vision_helpers import squeezed_detections
 
 from vision.detect import DetectorConfig, detect_cards
-from vision.detect import geometry as g
 from vision.detect.squeeze import SQUEEZE_BAND, frame_squeeze, unsqueeze_factors
-from vision.evaluate import REAL_PHOTOS, best_matches, stretched
+from vision.evaluate import REAL_PHOTOS, stretched
 
 REAL = REAL_PHOTOS / "images"
 
@@ -78,15 +77,9 @@ def test_squeezed_photo_finds_every_card(name: str, sx: float, sy: float) -> Non
     cards but one (IMG_2621, cam_image39: the fourth and third; IMG_2584: the
     fourth), the cards it found whole show the squeeze, and the second look on the
     frame unsqueezed finds the last. Every card, and nothing else."""
-    img = cv2.imread(str(REAL / "train" / name))
-    assert img is not None
-    img = stretched(img, sx, sy)
-    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for x0, y0, x1, y1 in real_boxes("train", name)]
-    found = [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
-    iou = [[g.box_iou(b, f) for f in found] for b in boxes]
-    match = best_matches(iou, 0.4)
+    iou, match, n_found = squeezed_detections(name, sx, sy)
     assert all(j is not None for j in match), [[round(v, 2) for v in row] for row in iou]
-    assert len(found) == len(boxes)
+    assert n_found == len(match)
 
 
 @pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(), reason="real photos not present")

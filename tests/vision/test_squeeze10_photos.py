@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import cv2
 import pytest
-from vision_helpers import real_boxes
+from vision_helpers import real_boxes, squeezed_detections
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
-from vision.evaluate import REAL_PHOTOS, best_matches, stretched
+from vision.evaluate import REAL_PHOTOS, stretched
 
 REAL = REAL_PHOTOS / "images"
 
@@ -31,15 +31,9 @@ def test_squeezed_union_gives_its_cards(name: str, sx: float, sy: float,
                                         cards: list[int]) -> None:
     """The labelled cards `cards` (indices into the photo's labels) are found,
     and no more quads than labelled cards."""
-    img = cv2.imread(str(REAL / "train" / name))
-    assert img is not None
-    img = stretched(img, sx, sy)
-    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for x0, y0, x1, y1 in real_boxes("train", name)]
-    found = [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
-    iou = [[g.box_iou(b, f) for f in found] for b in boxes]
-    match = best_matches(iou, 0.4)
+    iou, match, n_found = squeezed_detections(name, sx, sy)
     assert all(match[i] is not None for i in cards), [[round(v, 2) for v in row] for row in iou]
-    assert len(found) <= len(boxes)
+    assert n_found <= len(match)
 
 
 @pytest.mark.skipif(not (REAL / "train_labels.csv").is_file(), reason="real photos not present")

@@ -28,6 +28,27 @@ def real_boxes(split: str, name: str) -> list[tuple[float, float, float, float]]
     return [box for _, box in real_labels(REAL_PHOTOS, split)[name]]
 
 
+def squeezed_detections(name: str, sx: float, sy: float
+                        ) -> tuple[list[list[float]], list[int | None], int]:
+    """A real train photo resized `sx` x `sy`, through the stills detector: the box IoU
+    of each labelled card (its box resized too) with each detection, the detection
+    matched to each card as the real photo evaluation matches them (above 0.4), and
+    how many detections there are."""
+    import cv2
+
+    from vision.detect import DetectorConfig, detect_cards
+    from vision.detect import geometry as g
+    from vision.evaluate import REAL_PHOTOS, best_matches, stretched
+
+    img = cv2.imread(str(REAL_PHOTOS / "images" / "train" / name))
+    assert img is not None, name
+    img = stretched(img, sx, sy)
+    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for x0, y0, x1, y1 in real_boxes("train", name)]
+    found = [g.bounding_box(c.quad) for c in detect_cards(img, DetectorConfig(with_patches=False))]
+    iou = [[g.box_iou(b, f) for f in found] for b in boxes]
+    return iou, best_matches(iou, 0.4), len(found)
+
+
 def _detected_boxes(split: str, name: str) -> list[tuple[float, float, float, float]]:
     import cv2
 
