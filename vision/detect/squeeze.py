@@ -42,26 +42,10 @@ shows of its squeeze, so none is estimated (or a wrong one); and the second
 look's frame, resampled, loses detail (the photos resized 0.8 and back read
 410 and 402). unions.py now splits many of those quads (cut at the frame's
 squeeze), the guessed looks find many lone cards.
-
-Three causes of lost cards fixed since (real train photos read right, through
-the stills chain, before -> after: 1 x 1 493 -> 494, 0.8 x 1 461 -> 464,
-1 x 0.8 484 -> 484, 1.25 x 1 486 -> 488, 1 x 1.25 460 -> 462, 0.75 x 1
-445 -> 443; 0 wrong at each but 0.75 x 1's one, as before): a card's strip
-told the squeeze (MAX_TELLING_ASPECT); one sure quad alone, two cards squeezed
-into one card's shape, told a wrong squeeze and no other was looked at
-(_doubtful); and a union of two cards the second look found apart was kept,
-since the merge replaced cards one for one (_split_unions; not a card found
-again with a piece of it, UNION_SAME, nor a whole card backed better than its
-pieces). Left: cards the
-detector never finds squeezed that the stills steps (indexfind, strips) found
-as they are; misshapen quads of the nominal aspect whose sure support tells no
-squeeze (lone cards at 1 x 0.8); at 0.75 x 1, strips that no longer tell the
-grid's end (1.67), whose look found IMG_2622's and IMG_2535's ten by chance.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -130,24 +114,12 @@ def frame_squeeze(quads: list[np.ndarray]) -> float | None:
     return float(_SQUEEZES[int(np.argmin(err.sum(axis=1)))])
 
 
-#: A quad longer than this (long/short, as found) tells no squeeze: no card is,
-#: even squeezed to the grid's end (1.45 / 0.6 = 2.42); it is the strip of a card
-#: in a fan or row showing past the one on it, backed by edges all round. Told by
-#: such a strip (4.25 long), a squeeze lands at the grid's end (1.67) and the
-#: look at it finds no card: real train photo IMG_2648 at 0.8 x 1 lost its cards
-#: so. (At 2.2, a rendered training scene's 2.43 quad told no more, and the look
-#: its squeeze gave, which found a card, was not made.)
-MAX_TELLING_ASPECT = 2.5
-
-
 def told_squeeze(quads: list[np.ndarray], support: list[float]) -> tuple[float | None, bool]:
     """The frame's squeeze as its sure cards (edge `support` >= TELLING_SUPPORT)
     tell it, else as all its cards do (None without cards); and whether sure cards
-    told it. Strips (longer than MAX_TELLING_ASPECT) tell none. The detector's
-    second look and unions.py's end cards ask the same."""
-    shaped = [(q, s) for q, s in zip(quads, support) if g.aspect(q) <= MAX_TELLING_ASPECT]
-    telling = [q for q, s in shaped if s >= TELLING_SUPPORT]
-    return frame_squeeze(telling or [q for q, _ in shaped]), bool(telling)
+    told it. The detector's second look and unions.py's end cards ask the same."""
+    telling = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
+    return frame_squeeze(telling or quads), bool(telling)
 
 
 def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
@@ -159,30 +131,6 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
     fx, fy = (squeeze, 1.0) if squeeze < 1.0 else (1.0, 1.0 / squeeze)
     s = min(1.0, long_side / max(w * fx, h * fy))
     return fx * s, fy * s
-
-
-#: A squeeze told by fewer sure cards than this, when doubtful (_doubtful), is
-#: looked at and guessed at too (GUESSES, those not within GUESS_NEAR of it in
-#: log): one sure quad alone may be two cards side by side, squeezed into about
-#: a card's shape, and tell the wrong squeeze (real train photos at 1 x 1.25:
-#: IMG_2602's union of a jack and a ten, 2.03 long, told 0.76; IMG_2681's 1.67).
-SURE_CARDS = 2
-GUESS_NEAR = 0.1
-
-
-def _doubtful(k: float | None, quads: list[np.ndarray], support: list[float]) -> bool:
-    """Is squeeze `k`, told by fewer than SURE_CARDS sure cards, in doubt? When
-    no squeeze of the grid fits the card (k at its end), or the card is longer
-    than geometry.ASPECT_MAX (a card squeezed to 0.8 is 1.81 long; a quad longer
-    is more often two cards). Guessing at every lone card's frame cost cards
-    (the looks add quads of no card, which change the squeeze the reading cuts
-    end cards for) and a wrong one (IMG_2635 at 0.75 x 1: K read as A)."""
-    sure = [q for q, s in zip(quads, support)
-            if s >= TELLING_SUPPORT and g.aspect(q) <= MAX_TELLING_ASPECT]
-    if k is None or len(sure) >= SURE_CARDS:
-        return False
-    at_end = k <= float(_SQUEEZES[0]) * 1.001 or k >= float(_SQUEEZES[-1]) * 0.999
-    return at_end or any(g.aspect(q) > g.ASPECT_MAX for q in sure)
 
 
 #: Squeezes looked at when no card of the first look is sure enough to tell one:
@@ -206,22 +154,16 @@ def second_look(
     only added where no card lies (merge_looks, `swap=False`): a card of the first
     look is not replaced by a quad found at a squeeze the frame was only guessed
     to have (real train photos as they are: replacing lost 10 cards read, to quads
-    of a squeezed shape that the edges backed better), but a union of cards it
-    finds apart is (_split_unions). Where sure cards tell no squeeze, none is
-    guessed: a look at a wrong one finds cards misshapen, one of them round a
-    card and the strip of the one under it, read as the card on top (held-out
-    decks, seed 99 scene 173: KS read as JC). A squeeze told by one sure card
-    alone and in doubt (_doubtful: two cards squeezed into one card's shape,
-    mostly) is guessed at too."""
+    of a squeezed shape that the edges backed better). Where sure cards tell no
+    squeeze, none is guessed: a look at a wrong one finds cards misshapen, one of
+    them round a card and the strip of the one under it, read as the card on top
+    (held-out decks, seed 99 scene 173: KS read as JC)."""
     k, telling = told_squeeze(quads, support)
-    lone = telling and _doubtful(k, quads, support)
     if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
         # (told, which a mistaken quad may do: the guess on its other side too,
-        # unless cards of the first look are sure; both guesses when one sure
-        # card alone told it)
+        # unless cards of the first look are sure)
         looks = [(k, True)] + [(x, False) for x in GUESSES
-                               if ((x < 1.0) != (k < 1.0) and not telling)
-                               or (lone and abs(math.log(x / k)) > GUESS_NEAR)]
+                               if (x < 1.0) != (k < 1.0) and not telling]
     else:
         looks = [] if telling else [(x, False) for x in GUESSES]
     merged, merged_support = list(quads), list(support)
@@ -287,14 +229,7 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
             if not g.apart(fb[i], sb[j]):
                 on[i, j] = g.intersection_area(first[i], second[j]) / area1[i]
     added: list[np.ndarray] = []
-    split = _split_unions(first, first_support, second, second_support)
-    for i, js in split.items():
-        out[i] = None
-        added.extend(second[j] for j in js)
-    done = {j for js in split.values() for j in js}
     for j in range(n2):
-        if j in done:
-            continue
         if all(g.iou(second[j], q) < NEW_IOU for q in first):
             if not swap and _inside_one(second[j], first, fb, sb[j]):
                 continue
@@ -331,56 +266,3 @@ def _inside_one(quad: np.ndarray, first: list[np.ndarray], first_boxes: Any,
     area = max(g.quad_area(quad), 1.0)
     return any(not g.apart(b, box) and g.intersection_area(quad, q) >= INSIDE * area
                for q, b in zip(first, first_boxes))
-
-
-#: A card of the first look is two or more cards of the second (see
-#: _split_unions) when they lie on it (INSIDE of each), are not the same card
-#: (IoU under SAME_IOU: cards of a fan overlap, IMG_2681's by 0.39), together cover this share of it or more
-UNION_COVER = 0.85
-#: and edges back them by this much on the mean (a sure card's, TELLING_SUPPORT,
-#: less a little) and each by UNION_MIN_SUPPORT (the card under another in a
-#: fan is backed on three sides at most: IMG_2681's nine at 1 x 1.25, 0.69).
-UNION_SUPPORT = 0.8
-UNION_MIN_SUPPORT = 0.65
-#: A card of the second look overlapping the first look's by this IoU or more
-#: is that card, not a part of a union (a rendered training scene, seed 8 no. 59:
-#: a whole seven found again, 0.99, with a piece of it, took its place).
-UNION_SAME = 0.85
-
-
-def _split_unions(first: list[np.ndarray], first_support: list[float],
-                  second: list[np.ndarray], second_support: list[float]
-                  ) -> dict[int, list[int]]:
-    """{i: [j, ...]}: the first look's cards that are unions of the second look's.
-
-    Squeezed, two cards of a fan or row side by side make one outline of about a
-    card's shape (two cards at 0.8 x 1, each 1.45 / 0.8 long, side by side: 0.9);
-    unsqueezed, the second look finds them apart. merge_looks replaces a card
-    one for one, so such a union kept the two cards unread (real train photo
-    IMG_2657 at 0.8 x 1: two kings under one quad). The union gives way to its
-    cards when they cover it (UNION_COVER), each lying on it and on no other card
-    of the first look, and edges back them (UNION_SUPPORT, UNION_MIN_SUPPORT)
-    and the best of them better than the union (whose outline has a notch where
-    one card leaves the other): a whole card backed all round is not cut into
-    the halves of its picture (IMG_2489's queen at 0.75 x 1, support 1.0)."""
-    out: dict[int, list[int]] = {}
-    for i, q in enumerate(first):
-        area = max(g.quad_area(q), 1.0)
-        js = []
-        for j, p in enumerate(second):
-            pa = max(g.quad_area(p), 1.0)
-            if (second_support[j] >= UNION_MIN_SUPPORT
-                    and g.intersection_area(p, q) >= INSIDE * pa
-                    and g.iou(p, q) < UNION_SAME
-                    and all(g.iou(p, o) < NEW_IOU for k, o in enumerate(first) if k != i)):
-                js.append(j)
-        if (len(js) < 2 or np.mean([second_support[j] for j in js]) < UNION_SUPPORT
-                or max(second_support[j] for j in js) <= first_support[i]
-                or any(g.iou(second[a], second[b]) >= SAME_IOU
-                       for a in js for b in js if a < b)):
-            continue
-        cover = sum(g.intersection_area(second[j], q) for j in js) - sum(
-            g.intersection_area(second[a], second[b]) for a in js for b in js if a < b)
-        if cover >= UNION_COVER * area:
-            out[i] = js
-    return out
