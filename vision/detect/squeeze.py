@@ -43,8 +43,11 @@ look's frame, resampled, loses detail (the photos resized 0.8 and back read
 410 and 402). unions.py now splits many of those quads (cut at the frame's
 squeeze), the guessed looks find many lone cards.
 
-Two causes of lost cards fixed since (sessions 10-11; figures in the commit
-and tests/vision/test_squeeze11_*.py): a union of two cards the second look
+Two causes of lost cards fixed since (sessions 10-11; real train photos read
+right through the stills chain, session 11 before -> after: 1 x 1 492 -> 492,
+0.8 x 1 463 -> 466, 1 x 0.8 484 -> 484, 0.75 x 1 444 -> 445, 1.25 x 1 485 -> 485,
+1 x 1.25 460 -> 461; wrong unchanged (0, 0.75 x 1's one); detections up only
+where a union gave its cards; tests/vision/test_squeeze11_*.py): a union of two cards the second look
 found apart was kept, since the merge replaced cards one for one
 (_split_unions; not a card found again with a piece of it, UNION_SAME, nor a
 whole card backed better than its pieces, nor a card-shaped quad whose parts
