@@ -42,10 +42,29 @@ shows of its squeeze, so none is estimated (or a wrong one); and the second
 look's frame, resampled, loses detail (the photos resized 0.8 and back read
 410 and 402). unions.py now splits many of those quads (cut at the frame's
 squeeze), the guessed looks find many lone cards.
+
+Two causes of lost cards fixed since (sessions 10-11; real train photos read
+right through the stills chain, session 11 before -> after: 1 x 1 492 -> 492,
+0.8 x 1 463 -> 466, 1 x 0.8 484 -> 484, 0.75 x 1 444 -> 445, 1.25 x 1 485 -> 485,
+1 x 1.25 460 -> 461; wrong unchanged (0, 0.75 x 1's one); detections up only
+where a union gave its cards; tests/vision/test_squeeze11_*.py): a union of two cards the second look
+found apart was kept, since the merge replaced cards one for one
+(_split_unions; not a card found again with a piece of it, UNION_SAME, nor a
+whole card backed better than its pieces, nor a card-shaped quad whose parts
+lie on each other, _card_not_union); and one sure quad alone, two cards
+squeezed into one card's shape, told a wrong squeeze and no other was looked
+at (_doubtful: the guesses are looked at too, but may only split such a union;
+adding their quads elsewhere added quads of no card on lone-card photos).
+Tried and dropped: strips (quads longer than 2.5) telling no squeeze; it moved
+the looks of fans at 1 x 1 and of lone cards elsewhere and added as many quads
+of no card as it found cards. Left: cards the detector never finds squeezed
+that the stills steps (indexfind, strips) found as they are; misshapen quads of
+the nominal aspect whose sure support tells no squeeze (lone cards at 1 x 0.8).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -133,6 +152,29 @@ def unsqueeze_factors(squeeze: float, shape: tuple[int, ...],
     return fx * s, fy * s
 
 
+#: A squeeze told by fewer sure cards than this, when doubtful (_doubtful), is
+#: looked at and guessed at too (GUESSES, those not within GUESS_NEAR of it in
+#: log): one sure quad alone may be two cards side by side, squeezed into about
+#: a card's shape, and tell the wrong squeeze (real train photos at 1 x 1.25:
+#: IMG_2602's union of a jack and a ten, 2.03 long, told 0.76; IMG_2681's 1.67).
+SURE_CARDS = 2
+GUESS_NEAR = 0.1
+
+
+def _doubtful(k: float | None, quads: list[np.ndarray], support: list[float]) -> bool:
+    """Is squeeze `k`, told by fewer than SURE_CARDS sure cards, in doubt? When
+    no squeeze of the grid fits the card (k at its end), or the card is longer
+    than geometry.ASPECT_MAX (a card squeezed to 0.8 is 1.81 long; a quad longer
+    is more often two cards). Guessing at every lone card's frame cost cards
+    (the looks add quads of no card, which change the squeeze the reading cuts
+    end cards for) and a wrong one (IMG_2635 at 0.75 x 1: K read as A)."""
+    sure = [q for q, s in zip(quads, support) if s >= TELLING_SUPPORT]
+    if k is None or len(sure) >= SURE_CARDS:
+        return False
+    at_end = k <= float(_SQUEEZES[0]) * 1.001 or k >= float(_SQUEEZES[-1]) * 0.999
+    return at_end or any(g.aspect(q) > g.ASPECT_MAX for q in sure)
+
+
 #: Squeezes looked at when no card of the first look is sure enough to tell one:
 #: a photo stored at 80% of its height, or of its width. A squeezed photo whose
 #: cards were all refused, or found as their pips only, tells none (single cards
@@ -154,25 +196,36 @@ def second_look(
     only added where no card lies (merge_looks, `swap=False`): a card of the first
     look is not replaced by a quad found at a squeeze the frame was only guessed
     to have (real train photos as they are: replacing lost 10 cards read, to quads
-    of a squeezed shape that the edges backed better). Where sure cards tell no
-    squeeze, none is guessed: a look at a wrong one finds cards misshapen, one of
-    them round a card and the strip of the one under it, read as the card on top
-    (held-out decks, seed 99 scene 173: KS read as JC)."""
+    of a squeezed shape that the edges backed better), but a union of cards it
+    finds apart is (_split_unions). Where sure cards tell no squeeze, none is
+    guessed: a look at a wrong one finds cards misshapen, one of them round a
+    card and the strip of the one under it, read as the card on top (held-out
+    decks, seed 99 scene 173: KS read as JC). A squeeze told by one sure card
+    alone and in doubt (_doubtful: two cards squeezed into one card's shape,
+    mostly) is guessed at too, but those looks may only split a union of cards
+    (`add=False`): the quads they added elsewhere were mostly no cards (session
+    10: 9 more detections on 5 lone-card real test photos; real train photos, all
+    stretches: 11 more quads for 3 more cards found)."""
     k, telling = told_squeeze(quads, support)
+    lone = telling and _doubtful(k, quads, support)
     if k is not None and not SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1]:
         # (told, which a mistaken quad may do: the guess on its other side too,
-        # unless cards of the first look are sure)
-        looks = [(k, True)] + [(x, False) for x in GUESSES
-                               if (x < 1.0) != (k < 1.0) and not telling]
+        # unless cards of the first look are sure; both guesses when one sure
+        # card alone told it)
+        looks = [(k, True, True)] + [
+            (x, False, not lone) for x in GUESSES
+            if ((x < 1.0) != (k < 1.0) and not telling)
+            or (lone and abs(math.log(x / k)) > GUESS_NEAR)]
     else:
-        looks = [] if telling else [(x, False) for x in GUESSES]
+        looks = [] if telling else [(x, False, True) for x in GUESSES]
     merged, merged_support = list(quads), list(support)
-    for squeeze, swap in looks:
+    for squeeze, swap, add in looks:
         found = _look(image, ev, squeeze, find)
         if not found:
             continue
         merged = merge_looks(merged, merged_support, found,
-                             [x.support for x in select.score_many(ev, found)], swap=swap)
+                             [x.support for x in select.score_many(ev, found)],
+                             swap=swap, add=add, squeeze=squeeze)
         merged_support = [x.support for x in select.score_many(ev, merged)]
     if len(merged) == len(quads) and all(a is b for a, b in zip(merged, quads)):
         return None  # nothing new
@@ -199,10 +252,11 @@ def _look(image: np.ndarray, ev: Evidence, k: float,
 
 
 def merge_looks(first: list[np.ndarray], first_support: list[float],
-                second: list[np.ndarray], second_support: list[float], swap: bool = True
-                ) -> list[np.ndarray]:
+                second: list[np.ndarray], second_support: list[float], swap: bool = True,
+                add: bool = True, squeeze: float | None = None) -> list[np.ndarray]:
     """The first look's cards with the second look's merged in (`swap`: also
-    replacing misshapen ones, see below; else only adding).
+    replacing misshapen ones, see below; else only adding; `add=False`: neither,
+    only splitting unions, see _split_unions, judged at the look's `squeeze`).
 
     A card of the second look where no card of the first (nor one added
     already) lies (overlapping each under NEW_IOU) is added: by the cards
@@ -229,7 +283,14 @@ def merge_looks(first: list[np.ndarray], first_support: list[float],
             if not g.apart(fb[i], sb[j]):
                 on[i, j] = g.intersection_area(first[i], second[j]) / area1[i]
     added: list[np.ndarray] = []
+    split = _split_unions(first, first_support, second, second_support, squeeze)
+    for i, js in split.items():
+        out[i] = None
+        added.extend(second[j] for j in js)
+    done = {j for js in split.values() for j in js}
     for j in range(n2):
+        if j in done or not add:
+            continue
         if all(g.iou(second[j], q) < NEW_IOU for q in first):
             if not swap and _inside_one(second[j], first, fb, sb[j]):
                 continue
@@ -266,3 +327,93 @@ def _inside_one(quad: np.ndarray, first: list[np.ndarray], first_boxes: Any,
     area = max(g.quad_area(quad), 1.0)
     return any(not g.apart(b, box) and g.intersection_area(quad, q) >= INSIDE * area
                for q, b in zip(first, first_boxes))
+
+
+#: A card of the first look is two or more cards of the second (see
+#: _split_unions) when they lie on it (INSIDE of each), are not the same card
+#: (IoU under SAME_IOU: cards of a fan overlap, IMG_2681's by 0.39), together
+#: cover this share of it or more
+UNION_COVER = 0.85
+#: and edges back them by this much on the mean (a sure card's, TELLING_SUPPORT,
+#: less a little) and each by UNION_MIN_SUPPORT (the card under another in a
+#: fan is backed on three sides at most: IMG_2681's nine at 1 x 1.25, 0.69).
+UNION_SUPPORT = 0.8
+UNION_MIN_SUPPORT = 0.65
+#: A card of the second look overlapping the first look's by this IoU or more
+#: is that card, not a part of a union (a rendered training scene, seed 8 no. 59:
+#: a whole seven found again, 0.99, with a piece of it, took its place).
+UNION_SAME = 0.85
+
+
+def _split_unions(first: list[np.ndarray], first_support: list[float],
+                  second: list[np.ndarray], second_support: list[float],
+                  squeeze: float | None = None) -> dict[int, list[int]]:
+    """{i: [j, ...]}: the first look's cards that are unions of the second look's.
+
+    Squeezed, two cards of a fan or row side by side make one outline of about a
+    card's shape (two cards at 0.8 x 1, each 1.45 / 0.8 long, side by side: 0.9);
+    unsqueezed, the second look finds them apart. merge_looks replaces a card
+    one for one, so such a union kept the two cards unread (real train photo
+    IMG_2657 at 0.8 x 1: two kings under one quad). The union gives way to its
+    cards when they cover it (UNION_COVER), each lying on it and on no other card
+    of the first look, and edges back them (UNION_SUPPORT, UNION_MIN_SUPPORT)
+    and the best of them better than the union (whose outline has a notch where
+    one card leaves the other): a whole card backed all round is not cut into
+    the halves of its picture (IMG_2489's queen at 0.75 x 1, support 1.0)."""
+    out: dict[int, list[int]] = {}
+    for i, q in enumerate(first):
+        area = max(g.quad_area(q), 1.0)
+        js = []
+        for j, p in enumerate(second):
+            pa = max(g.quad_area(p), 1.0)
+            if (second_support[j] >= UNION_MIN_SUPPORT
+                    and g.intersection_area(p, q) >= INSIDE * pa
+                    and g.iou(p, q) < UNION_SAME
+                    and all(g.iou(p, o) < NEW_IOU for k, o in enumerate(first) if k != i)):
+                js.append(j)
+        if (len(js) < 2 or np.mean([second_support[j] for j in js]) < UNION_SUPPORT
+                or max(second_support[j] for j in js) <= first_support[i]
+                or any(g.iou(second[a], second[b]) >= SAME_IOU
+                       for a in js for b in js if a < b)):
+            continue
+        cover = sum(g.intersection_area(second[j], q) for j in js) - sum(
+            g.intersection_area(second[a], second[b]) for a in js for b in js if a < b)
+        if cover >= UNION_COVER * area and not _card_not_union(q, [second[j] for j in js], squeeze):
+            out[i] = js
+    return out
+
+
+#: Unsqueezed, a quad this close to a card's shape (|log(aspect / ASPECT_NOMINAL)|
+#: and |cosine| of its corners) is taken for a card (see _card_not_union),
+CARD_SHAPE_LOG = 0.12
+CARD_SHAPE_COS = 0.15
+#: unless its parts lie apart: no part lies on another by this share of the
+#: smaller one or more.
+PARTS_APART = 0.3
+
+
+def _card_not_union(quad: np.ndarray, parts: list[np.ndarray], squeeze: float | None) -> bool:
+    """Is `quad` one card, not the union of `parts`? When unsqueezed (by the
+    look's `squeeze`) it has a card's shape (CARD_SHAPE_LOG, CARD_SHAPE_COS) and
+    its parts lie on one another (PARTS_APART). Why: the second look may find a
+    card cut short and a piece of its corner (a queen's picture frame), together
+    covering it, the piece backed weakly; they took a whole queen's place and
+    added a quad of no card (real train photo IMG_2576 at 0.75 x 1 and 1.25 x 1).
+    Two cards squeezed into one outline give a card's shape only when they lie
+    side by side, apart (IMG_2657 at 0.8 x 1, three cards of a fan: 1.41, parts
+    overlapping 0.03); cards of a fan one over the other make a squarer outline
+    (IMG_2681 at 1 x 1.25: 1.02, parts overlapping 0.58)."""
+    if squeeze is None:
+        return False
+    q = np.asarray(quad, np.float32)
+    a = ((q[1] - q[0]) + (q[2] - q[3])) / 2
+    b = ((q[2] - q[1]) + (q[3] - q[0])) / 2
+    a, b = a / np.float32([1.0, squeeze]), b / np.float32([1.0, squeeze])
+    la, lb = float(np.hypot(*a)) + 1e-6, float(np.hypot(*b)) + 1e-6
+    shaped = (abs(abs(math.log(la / lb)) - math.log(g.ASPECT_NOMINAL)) < CARD_SHAPE_LOG
+              and abs(float(a @ b)) / (la * lb) < CARD_SHAPE_COS)
+    if not shaped:
+        return False
+    areas = [max(g.quad_area(p), 1.0) for p in parts]
+    return any(g.intersection_area(parts[x], parts[y]) >= PARTS_APART * min(areas[x], areas[y])
+               for x in range(len(parts)) for y in range(x + 1, len(parts)))
