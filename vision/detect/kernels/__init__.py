@@ -1,6 +1,7 @@
 """Compiled (numba) loops of the detector's hottest per-quad steps, by the module
-that calls them (fits: refine/proposals; outline: select; paper: faces; quads, splits:
-proposals; blank; seams; sides: refine; printed).
+that calls them (fits: refine/proposals; lines: proposals' robust side fits;
+outline: select; paper: faces; quads, splits: proposals; blank; seams; sides:
+refine; printed).
 
 Why compiled: after every exact numpy speed-up, what was left of these steps was
 numpy's per-call overhead on small arrays (a few dozen quads, sides of 24 points,
@@ -21,6 +22,7 @@ same results, several times slower.
 from vision.detect.kernels._jit import COMPILED, _compiled, _inner  # noqa: F401
 from vision.detect.kernels.blank import blank_sheet
 from vision.detect.kernels.fits import cross_sides, polish_sides, select_side_points
+from vision.detect.kernels.lines import huber_lines
 from vision.detect.kernels.outline import (
     corner_overshoot,
     cover_outlines,
@@ -46,6 +48,7 @@ __all__ = [
     "corner_overshoot",
     "cover_outlines",
     "cross_sides",
+    "huber_lines",
     "mark_inside",
     "order_quad",
     "outline_flags",
