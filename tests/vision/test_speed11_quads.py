@@ -63,3 +63,26 @@ def test_normalize_quad_takes_nested_sequences() -> None:
     for q in (cw, ccw, np.array(cw, np.float64)):
         assert patch.normalize_quad(q).tolist() == [list(p) for p in cw]
     assert patch.normalize_quad(long_first).tolist() == [list(p) for p in cw]
+
+
+def test_compiled_order_quads_is_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """geometry.order_quads through detect kernels.order_quads: the numpy steps'
+    corners, ties at the 1e-3 tolerance, counter-clockwise, degenerate and NaN
+    quads included."""
+    from vision.detect import geometry
+    from vision.detect import kernels as detect_kernels
+
+    if not detect_kernels.COMPILED:
+        pytest.skip("numba missing: only the numpy path runs")
+    rng = np.random.default_rng(8)
+    qs = np.stack(_quads(rng))
+    level = qs.copy()
+    level[:, 2, 1] = level[:, 0, 1] + rng.choice([0.0, 1e-3, -1e-3, 2e-3], len(qs)).astype(np.float32)
+    batches = [qs, level, qs[:1], qs[:0], qs.astype(np.float64)]
+    fast = [geometry.order_quads(b) for b in batches]
+    monkeypatch.setattr(detect_kernels, "COMPILED", False)
+    plain = [geometry.order_quads(b) for b in batches]
+    for f, p in zip(fast, plain):
+        assert f.dtype == p.dtype == np.float32 and f.shape == p.shape
+        np.testing.assert_array_equal(f, p)
+    assert not np.array_equal(fast[0], qs)  # some were reordered

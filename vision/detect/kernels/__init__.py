@@ -34,7 +34,7 @@ from vision.detect.kernels.outline import (
 )
 from vision.detect.kernels.paper import corner_asymmetry, paper_share_bgr
 from vision.detect.kernels.printed import printed_flags
-from vision.detect.kernels.quads import card_shaped, order_quad
+from vision.detect.kernels.quads import card_shaped, order_quad, order_quads
 from vision.detect.kernels.seams import seam_busy, seam_cut, seam_scan
 from vision.detect.kernels.sides import side_samples
 from vision.detect.kernels.splits import SPLIT_SIDES, split_scan
@@ -51,6 +51,7 @@ __all__ = [
     "huber_lines",
     "mark_inside",
     "order_quad",
+    "order_quads",
     "outline_flags",
     "outline_polarity",
     "outline_state",

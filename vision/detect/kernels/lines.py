@@ -125,7 +125,7 @@ def _fit_huber(p, n, reps, aeps, w, r, cur, prev, seen, line):  # type: ignore[n
                 if abs(math.acos(t)) < adelta:
                     dx = abs(cur[2] - prev[2])
                     dy = abs(cur[3] - prev[3])
-                    if (dx if dx > dy else dy) < rdelta:
+                    if max(dy, dx) < rdelta:  # OpenCV: dx > dy ? dx : dy (NaN alike)
                         break
             err = _distances(p, n, cur, r)
             if err < min_err:
