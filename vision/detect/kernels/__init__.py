@@ -30,6 +30,7 @@ from vision.detect.kernels.outline import (
     outline_flags,
     outline_polarity,
     outline_state,
+    side_support,
     table_share,
 )
 from vision.detect.kernels.paper import corner_asymmetry, paper_share_bgr
@@ -63,6 +64,7 @@ __all__ = [
     "seam_scan",
     "select_side_points",
     "side_samples",
+    "side_support",
     "split_scan",
     "table_share",
 ]
