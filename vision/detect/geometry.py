@@ -74,10 +74,18 @@ def ordered(q: np.ndarray) -> np.ndarray:
 
 
 def order_quads(qs: np.ndarray) -> np.ndarray:
-    """`order_quad` for many quads (N, 4, 2) at once."""
+    """`order_quad` for many quads (N, 4, 2) at once (compiled where numba is:
+    kernels.order_quads, these steps quad by quad, the same corners; numpy's
+    fancy-indexed copies were most of the cost at the few dozen quads a call)."""
+    from vision.detect import kernels
+
     q = np.asarray(qs, dtype=np.float32).copy()
     if len(q) == 0:
         return q.reshape(0, 4, 2)
+    if kernels.COMPILED and q.ndim == 3 and q.shape[1:] == (4, 2):
+        out = np.empty_like(q)
+        kernels.order_quads(q, out)
+        return out
     x, y = q[:, :, 0].astype(np.float64), q[:, :, 1].astype(np.float64)
     area2 = (x * y[:, [1, 2, 3, 0]] - x[:, [1, 2, 3, 0]] * y).sum(axis=1)
     ccw = area2 < 0

@@ -215,9 +215,14 @@ def fit_sides(c: np.ndarray, q: np.ndarray, band: float = 4.0) -> np.ndarray | N
     qc = np.ascontiguousarray(q, dtype=np.float32)
     if kernels.select_side_points(pts, qc, np.float32(band), sel, counts) < 5:
         return None
-    # (vx, vy, x0, y0) per side, single precision as fitLine gives them.
-    lines = np.stack([cv2.fitLine(sel[i, :counts[i]].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-                      for i in range(4)])
+    # (vx, vy, x0, y0) per side, single precision as fitLine gives them (compiled:
+    # kernels.huber_lines, OpenCV's robust fit for all four sides, the same figures).
+    if kernels.COMPILED:
+        lines = np.empty((4, 4), dtype=np.float32)
+        kernels.huber_lines(sel, counts, np.float32(0.01), np.float32(0.01), lines)
+    else:
+        lines = np.stack([cv2.fitLine(sel[i, :counts[i]].reshape(-1, 1, 2), cv2.DIST_HUBER,
+                                      0, 0.01, 0.01).ravel() for i in range(4)])
     # Corner i where side i-1 meets side i.
     res = np.empty((4, 2), dtype=np.float32)
     if not kernels.cross_sides(lines, res):

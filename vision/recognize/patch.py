@@ -48,6 +48,13 @@ def normalize_quad(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
     the printed orientation.
     """
     q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    # The same steps compiled where numba is (kernels.normalized_quad; about 40
+    # calls a frame). Imported here: vision.detect imports this module while it
+    # initialises, and the kernels' package imports vision.detect.
+    from vision.recognize import kernels
+
+    if kernels.COMPILED:
+        return kernels.normalized_quad(np.ascontiguousarray(q), _AMBIGUOUS32)
     x, y = q[:, 0], q[:, 1]
     area2 = float(np.sum(x * y[_NEXT] - x[_NEXT] * y))
     if area2 < 0:  # counter-clockwise on screen (y points down): reverse, keep start
@@ -64,14 +71,28 @@ def normalize_quad(quad: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
 #: 88/63 = 1.40 into 1.12), so `normalize_quad` keeps the start it is given (the
 #: detector's, or the one vision.recognize.turn found the index at).
 AMBIGUOUS_ASPECT = 1.2
+#: AMBIGUOUS_ASPECT as numpy multiplies a float32 length by it (a weak Python float).
+_AMBIGUOUS32 = np.float32(AMBIGUOUS_ASPECT)
 
 
 def mean_aspect(quad: np.ndarray) -> float:
     """Long over short side of a (4, 2) quad, each the mean of two opposite edges."""
-    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    e = _lengths(q[_NEXT] - q)
+    e = _edge_lengths(np.asarray(quad, dtype=np.float32).reshape(4, 2))
     a, b = float(e[0] + e[2]), float(e[1] + e[3])
     return max(a, b) / max(min(a, b), 1e-6)
+
+
+def _edge_lengths(q: np.ndarray) -> np.ndarray:
+    """Lengths of the edges 0-1, 1-2, 2-3, 3-0 of the float32 (4, 2) quad `q`, in
+    float32 (compiled where numba is: kernels.edge_lengths, the same figures;
+    imported here as in normalize_quad)."""
+    from vision.recognize import kernels
+
+    if kernels.COMPILED:
+        e = np.empty(4, dtype=np.float32)
+        kernels.edge_lengths(np.ascontiguousarray(q), e)
+        return e
+    return _lengths(q[_NEXT] - q)
 
 
 def _lengths(d: np.ndarray) -> np.ndarray:
@@ -165,8 +186,8 @@ _SIDE_TO, _SIDE_FROM = [1, 3, 2, 2], [0, 0, 3, 1]
 def _index_scale(q: np.ndarray, patch_size: tuple[int, int]) -> float:
     """How many image pixels one patch pixel spans (largest of the two directions)."""
     x0, y0, x1, y1 = INDEX_BOX
-    sides = _lengths(q[_SIDE_TO] - q[_SIDE_FROM])  # top, left, bottom, right
-    across, down = (sides[:2] + sides[2:]).tolist()  # float32 sums, as before
+    e = _edge_lengths(q)  # top, right, bottom, left (|q0 - q3| is |q3 - q0| exactly)
+    across, down = float(e[0] + e[2]), float(e[3] + e[1])  # float32 sums, as before
     w, h = 0.5 * across, 0.5 * down
     return max(w * (x1 - x0) / patch_size[0], h * (y1 - y0) / patch_size[1])
 

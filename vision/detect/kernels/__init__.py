@@ -1,6 +1,7 @@
 """Compiled (numba) loops of the detector's hottest per-quad steps, by the module
-that calls them (fits: refine/proposals; outline: select; paper: faces; quads, splits:
-proposals; blank; seams; sides: refine; printed).
+that calls them (fits: refine/proposals; lines: proposals' robust side fits;
+outline: select; paper: faces; quads, splits: proposals; blank; seams; sides:
+refine; printed).
 
 Why compiled: after every exact numpy speed-up, what was left of these steps was
 numpy's per-call overhead on small arrays (a few dozen quads, sides of 24 points,
@@ -21,6 +22,7 @@ same results, several times slower.
 from vision.detect.kernels._jit import COMPILED, _compiled, _inner  # noqa: F401
 from vision.detect.kernels.blank import blank_sheet
 from vision.detect.kernels.fits import cross_sides, polish_sides, select_side_points
+from vision.detect.kernels.lines import huber_lines
 from vision.detect.kernels.outline import (
     corner_overshoot,
     cover_outlines,
@@ -28,11 +30,12 @@ from vision.detect.kernels.outline import (
     outline_flags,
     outline_polarity,
     outline_state,
+    side_support,
     table_share,
 )
 from vision.detect.kernels.paper import corner_asymmetry, paper_share_bgr
 from vision.detect.kernels.printed import printed_flags
-from vision.detect.kernels.quads import card_shaped, order_quad
+from vision.detect.kernels.quads import card_shaped, order_quad, order_quads
 from vision.detect.kernels.seams import seam_busy, seam_cut, seam_scan
 from vision.detect.kernels.sides import side_samples
 from vision.detect.kernels.splits import SPLIT_SIDES, split_scan
@@ -46,8 +49,10 @@ __all__ = [
     "corner_overshoot",
     "cover_outlines",
     "cross_sides",
+    "huber_lines",
     "mark_inside",
     "order_quad",
+    "order_quads",
     "outline_flags",
     "outline_polarity",
     "outline_state",
@@ -59,6 +64,7 @@ __all__ = [
     "seam_scan",
     "select_side_points",
     "side_samples",
+    "side_support",
     "split_scan",
     "table_share",
 ]

@@ -233,3 +233,24 @@ def outline_state(n_vis: np.ndarray, n_on: np.ndarray, pol_sum: np.ndarray, pol_
         whole[a] = good and vf >= 0.97 and sp >= 0.85 and side_min[a] >= 0.7
         found = found or good
     return found
+
+
+@_compiled("void(boolean[:, ::1], int64, float64[::1], float64[::1])")
+def side_support(on: np.ndarray, n: int, sup: np.ndarray, mins: np.ndarray) -> None:
+    """For select.score_many, from the outline flags on (H, 4 * n): each quad's
+    support (the mean of its four sides' shares of flagged points) and its weakest
+    side's share, as numpy's means give them: a side's share is its whole count
+    over n in double precision, the four summed left to right, over 4."""
+    for a in range(on.shape[0]):
+        acc = 0.0
+        lo = np.inf
+        for s in range(4):
+            c = 0
+            for i in range(n):
+                if on[a, s * n + i]:
+                    c += 1
+            share = c / n
+            acc += share
+            lo = min(lo, share)
+        sup[a] = acc / 4.0
+        mins[a] = lo
