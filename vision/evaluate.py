@@ -143,9 +143,17 @@ RENDERED_MIN_IOU = 0.25
 
 def match_rendered(truth: Sequence[Any], read: Sequence[Any]) -> list[int | None]:
     """For each true card of a rendered scene, the sighting it is matched with, or
-    None: by IoU over 0.5 first (best_matches), then each read sighting still
-    unmatched to the unmatched truth whose visible index corner it read from
-    (RENDERED_INDEX_SHARE, RENDERED_MIN_IOU; the most shared first).
+    None: by IoU over 0.5 (best_matches), the read sightings first, then the
+    unread ones; then each read sighting still unmatched to the unmatched truth
+    whose visible index corner it read from (RENDERED_INDEX_SHARE,
+    RENDERED_MIN_IOU; the most shared first).
+
+    Why read sightings first: a card outlined twice, read on one outline (IoU
+    0.57) and not on the other (a part of it, 0.65, turned another way so that
+    without_doubles keeps it), gave its truth to the unread one and the card read
+    counted as a card where none lies (training decks seed 31, scene 148). An
+    unread sighting reports no card: it should take a truth only when no read one
+    does.
 
     Why the second pass: the truth is the whole card, covered parts included, and
     the stills' finders outline a card partly covered from its index in view (a
@@ -158,7 +166,14 @@ def match_rendered(truth: Sequence[Any], read: Sequence[Any]) -> list[int | None
     read as another card counts as a wrong reading. A sighting whose quad lies
     elsewhere (a strip card laid over the wrong card) stays a phantom.
     """
-    match = best_matches([[quad_iou(t.corners, s.corners) for s in read] for t in truth], 0.5)
+    iou = [[quad_iou(t.corners, s.corners) for s in read] for t in truth]
+    match: list[int | None] = [None] * len(truth)
+    for given in (True, False):  # read sightings first, then the unread
+        cols = [j for j, s in enumerate(read) if (s.card is not None) == given]
+        rows = [k for k in range(len(truth)) if match[k] is None]
+        for k, c in zip(rows, best_matches([[iou[k][j] for j in cols] for k in rows], 0.5)):
+            if c is not None:
+                match[k] = cols[c]
     used = {j for j in match if j is not None}
     pairs = []
     for k, t in enumerate(truth):

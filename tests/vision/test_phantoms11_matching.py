@@ -74,3 +74,17 @@ def test_an_unread_sighting_is_never_matched_by_its_index() -> None:
 def test_a_covered_index_matches_nothing() -> None:
     truth = [_truth("KH", KH, (0.2, 0.0))]
     assert match_rendered(truth, [_read("KH", KH_FOUND)]) == [None]
+
+
+# Training decks, seed 31, scene 148: a QH outlined twice, read on one outline
+# (IoU 0.57) and not on a part of it turned another way (IoU 0.65).
+QH = [[1096, 291], [1032, 345], [968, 277], [1035, 217]]
+QH_READ = [[969, 276], [1012, 238], [1066, 317], [1033, 343]]
+QH_PART = [[1035, 217], [1074, 264], [1008, 335], [973, 273]]
+
+
+def test_a_read_sighting_is_matched_before_an_unread_one() -> None:
+    truth = [_truth("QH", QH, (1.0, 1.0))]
+    read = [_read(None, QH_PART), _read("QH", QH_READ)]
+    assert best_matches([[quad_iou(QH, s.corners) for s in read]], 0.5) == [0]
+    assert match_rendered(truth, read) == [1]
