@@ -88,3 +88,17 @@ def test_a_read_sighting_is_matched_before_an_unread_one() -> None:
     read = [_read(None, QH_PART), _read("QH", QH_READ)]
     assert best_matches([[quad_iou(QH, s.corners) for s in read]], 0.5) == [0]
     assert match_rendered(truth, read) == [1]
+
+
+def test_a_read_sighting_at_the_cards_index_beats_an_unread_outline() -> None:
+    """Training decks seed 32 scene 39: a QD read from an end cut of an outline
+    round two cards (IoU 0.36, its index corner on the QD's) and an unread outline
+    of the QD (IoU 0.59)."""
+    qd = [[896, 166], [954, 47], [1115, 126], [1054, 239]]
+    cut = [[1110, 125], [1075, 193], [976, 151], [1011, 83]]
+    outline = [[1079, 111], [1032, 202], [913, 133], [953, 50]]
+    truth = [_truth("QD", qd, (1.0, 1.0))]
+    read = [_read("QD", cut), _read(None, outline)]
+    assert match_rendered(truth, read) == [0]
+    assert match_rendered(truth, [_read("QD", cut)]) == [0]
+    assert match_rendered(truth, [_read(None, cut), _read(None, outline)]) == [1]
