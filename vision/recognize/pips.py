@@ -62,6 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -143,13 +144,13 @@ def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray,
     sides = np.sqrt(((q[[1, 2, 3, 0]] - q) ** 2).sum(axis=1))
     if float(max(sides[1] + sides[3], sides[0] + sides[2])) / 2.0 < MIN_CARD_PX:
         return None
+    count = partial(_count, crops=True) if crops else _count
     if mean_aspect(q) >= AMBIGUOUS_ASPECT:
-        return _count(image, q, crops)
+        return count(image, q)
     # Near-square (a steep camera): which way the pip columns run is not told by
     # the outline. Both ways are tried; a count is given only when just one way
     # shows a number card's layout (or both the same count).
-    counts = [c for c in (_count(image, q, crops), _count(image, q[[1, 2, 3, 0]], crops))
-              if c is not None]
+    counts = [c for c in (count(image, q), count(image, q[[1, 2, 3, 0]])) if c is not None]
     if not counts or any(c.count != counts[0].count for c in counts):
         return None
     if any(c.suit != counts[0].suit for c in counts):  # nor a suit unless both agree
@@ -161,7 +162,7 @@ def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray,
     return counts[0]
 
 
-def _count(image: np.ndarray, q: np.ndarray, crops: bool = False) -> PipCount | None:
+def _count(image: np.ndarray, q: np.ndarray, *, crops: bool = False) -> PipCount | None:
     """count_pips for the normalised quad `q` (first edge the card's short one)."""
     card = look_upright(image, q)
     if card is None:
