@@ -30,6 +30,7 @@ bench: install
 model: install
 	$(BIN)/pip install -q -e '.[train]'
 	$(BIN)/python -m vision.training.train
+	$(BIN)/python -m vision.training.pipnet
 
 clean:
 	rm -rf $(VENV) build *.egg-info

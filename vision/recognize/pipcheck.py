@@ -26,7 +26,9 @@ So a card the network left unread is given when, on a card lying whole in view:
   clubs to spades too (never a spade scored as a club), so a club named by both,
   each short of its own bar, shares no pixels and no failure; a spade named by
   both does share one (a blurred club), which is why spades get no lean
-  (pipsuit.LEAN_BARS).
+  (pipsuit.LEAN_BARS). A black suit the pip network shows (pipnet.py, a small
+  network scoring each pip; only where pipsuit gave no sure suit) is a witness of
+  the same kind, beside the corners' best suit at NET_SUIT_BAR (`_net_suit`).
 
 The pips also speak against a card: a card read from its corners that lies whole in
 view and whose pips count another rank, or show the other colour or (surely) another
@@ -52,6 +54,7 @@ import numpy as np
 
 from vision.recognize.acepip import ace_suit
 from vision.recognize.classifier import Calibration, CardReading, Reading, joint_prob
+from vision.recognize.pipnet import load_pipnet
 from vision.recognize.pips import PipCount, count_pips
 
 #: Pooled rank probability the network must give the pips' rank.
@@ -59,6 +62,9 @@ RANK_BAR = 0.5
 #: Pooled suit probability of the corners naming the suit the pips lean to
 #: (PipCount.lean) for the two to give it: the corners' best suit.
 LEAN_SUIT_BAR = 0.5
+#: Pooled suit probability of the corners naming the black suit the pip network
+#: shows (pipnet.py) for the two to give it: the corners' best suit.
+NET_SUIT_BAR = 0.5
 #: A corner reading another rank more surely than this blocks the card.
 OVERRULE = 0.9
 #: Share of the card that must be in view (detector's `visible`) for its middle to be
@@ -109,9 +115,25 @@ def pip_verdict(readings: Sequence[Reading], pips: PipCount | None, calib: Calib
         return None
     suit_p = joint_prob([r.suit_prob for r in agree])
     leaning = pips.lean == suit and suit_p >= LEAN_SUIT_BAR  # two witnesses (module)
-    if not leaning and suit_p < calib.suit_bar(suit, len(agree) >= 2):
+    if (not leaning and suit_p < calib.suit_bar(suit, len(agree) >= 2)
+            and not (suit_p >= NET_SUIT_BAR and _net_suit(pips) == suit)):
         return None
     return CardReading(f"{rank}{suit}", min(rank_p, suit_p), rank, suit)
+
+
+def _net_suit(pips: PipCount) -> str | None:
+    """The black suit the pip network (pipnet.py) shows for pips pipsuit left
+    without a sure suit (PipCount.crops are kept only for those), or None.
+
+    Why beside the corners' own best suit only (NET_SUIT_BAR), not alone as
+    pipsuit's sure suit: a network trained with some decks left out read one of
+    them wrong with certainty (gnome/orell, vision/training/pipnet.py), while
+    the corner network, trained on other pixels, gets the targeted cards' suit
+    right as its best guess (held-out decks: spade/club 0.5-0.84)."""
+    if pips.crops is None or pips.red:
+        return None
+    net = load_pipnet()
+    return net.suit(pips.crops) if net is not None else None
 
 
 def _rank_witnesses(readings: Sequence[Reading], rank: str, calib: Calibration

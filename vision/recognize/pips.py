@@ -61,15 +61,17 @@ apart before the count (pipsplit.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 import cv2
 import numpy as np
 
 from vision.recognize import pipclean as clean
 from vision.recognize.patch import AMBIGUOUS_ASPECT, INDEX_BOX, mean_aspect, normalize_quad
+from vision.recognize.pipnet import pip_crops
 from vision.recognize.pipsplit import split_touching
-from vision.recognize.pipsuit import PipSuits, pip_suits
+from vision.recognize.pipsuit import PipSuits, pip_suits, upright_pips
 
 #: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
 #: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
@@ -126,41 +128,46 @@ class PipCount:
     shape_agreement: float = 1.0
     suit: str | None = None
     lean: str | None = None
+    crops: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
-def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
-               ) -> PipCount | None:
+def count_pips(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray,
+               *, crops: bool = False) -> PipCount | None:
     """Count the suit pips of the card `quad` (4 corners, any winding, printed
     top-left first up to 180°: see patch.normalize_quad) in the BGR `image`.
 
     Returns None unless the middle field holds a clean set of like pips in a number
-    card's layout. Call it only for cards lying whole in view.
+    card's layout. Call it only for cards lying whole in view. `crops`: keep the
+    pips' crops (PipCount.crops) for every card counted (training pipnet.py).
     """
     q = normalize_quad(quad)
     sides = np.sqrt(((q[[1, 2, 3, 0]] - q) ** 2).sum(axis=1))
     if float(max(sides[1] + sides[3], sides[0] + sides[2])) / 2.0 < MIN_CARD_PX:
         return None
+    count = partial(_count, crops=True) if crops else _count
     if mean_aspect(q) >= AMBIGUOUS_ASPECT:
-        return _count(image, q)
+        return count(image, q)
     # Near-square (a steep camera): which way the pip columns run is not told by
     # the outline. Both ways are tried; a count is given only when just one way
     # shows a number card's layout (or both the same count).
-    counts = [c for c in (_count(image, q), _count(image, q[[1, 2, 3, 0]])) if c is not None]
+    counts = [c for c in (count(image, q), count(image, q[[1, 2, 3, 0]])) if c is not None]
     if not counts or any(c.count != counts[0].count for c in counts):
         return None
     if any(c.suit != counts[0].suit for c in counts):  # nor a suit unless both agree
         counts[0] = replace(counts[0], suit=None)
     if any(c.lean != counts[0].lean for c in counts):
         counts[0] = replace(counts[0], lean=None)
+    if len(counts) > 1:  # which way is up is not known: no pip crops
+        counts[0] = replace(counts[0], crops=None)
     return counts[0]
 
 
-def _count(image: np.ndarray, q: np.ndarray) -> PipCount | None:
+def _count(image: np.ndarray, q: np.ndarray, *, crops: bool = False) -> PipCount | None:
     """count_pips for the normalised quad `q` (first edge the card's short one)."""
     card = look_upright(image, q)
     if card is None:
         return None
-    return _judge(card, float(np.sqrt(((q[1] - q[0]) ** 2).sum())) / CANON_W)
+    return _judge(card, float(np.sqrt(((q[1] - q[0]) ** 2).sum())) / CANON_W, crops)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,9 +313,10 @@ def _parts(stats: np.ndarray, cents: np.ndarray
     return area_all, cx, cy, line, inner, inner & (area_all >= 25)
 
 
-def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
+def _judge(card: UprightCard, scale: float = 1.0, crops: bool = False) -> PipCount | None:
     """The pip count when the field's ink components are a clean set of pips
-    (`scale`: image pixels per canonical pixel, for the suit's resolution guard)."""
+    (`scale`: image pixels per canonical pixel, for the suit's resolution guard;
+    `crops`: keep the pips' crops whatever the suit, see count_pips)."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
     if n < 2:
         return None
@@ -364,9 +372,12 @@ def _judge(card: UprightCard, scale: float = 1.0) -> PipCount | None:
     whole = ids[~split[ids]]  # a split pip's cut edge is no suit's shape
     suits = (pip_suits(card, labels, stats[whole], whole, red, scale, sharpness)
              if whole.size >= 2 else PipSuits(None, None))
+    cut = None  # the pips for pipnet.py: only where pipsuit left a black card unsure
+    if whole.size >= 2 and (crops or (not red and suits.sure is None)):
+        cut = pip_crops(list(upright_pips(card, labels, stats[whole], whole)))
     return PipCount(count=count, red=red, size_spread=spread, symmetry=worst,
                     colour_spread=within, colour_gap=between, shape_agreement=alike,
-                    suit=suits.sure, lean=suits.lean)
+                    suit=suits.sure, lean=suits.lean, crops=cut)
 
 
 #: The middle field the stray-edge check looks at (x0, x1, y0, y1), canonical pixels:
