@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.evaluate import RenderedReport, best_matches, tally_scene
-from vision.recognize.overlap import quad_iou
+from vision.evaluate import RenderedReport, match_rendered, tally_scene
 from vision.types import Frame
 
 
@@ -50,7 +49,6 @@ def evaluate_live_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: int 
             pipe.reset()
             read = pipe.read(Frame(image, seq, seq * 0.1)).cards
             seq += 1
-            match = best_matches([[quad_iou(t.corners, s.corners) for s in read]
-                                  for t in truth], 0.5)
+            match = match_rendered(truth, read)  # scored as evaluate_rendered's
             tally_scene(rep, truth, read, match, f"{name} scene {i}")
     return rep
