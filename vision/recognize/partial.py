@@ -25,7 +25,10 @@ What keeps this from inventing cards (a wrong card is far worse than none):
   cards (which is right is not told);
 - its index region lies in the part in view, off every card read and the index
   corners read; the grown card lies where no card read lies, repeats no card read
-  (a deck holds each card once), and two outlines reading one card give none.
+  (a deck holds each card once), and two outlines reading one card give none
+  unless their grown cards overlap (one card outlined twice: the surest kept);
+- an outline whose own corners read a card the reading rule refused (onecorner.py:
+  shorter than a card) is grown too, and must read that card again.
 
 A card read so replaces its outline, as a candidate with the grown quad and the
 one corner read (`index_visible`), and `visible` the share in view. Stills only
@@ -294,7 +297,7 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
     for i, c in enumerate(cands):
         if not face_up_candidate(c):
             continue
-        tries = [g for s in dict.fromkeys((squeeze, 1.0)) for g in grown_cards(quads[i], s)]
+        tries = grown_cards(quads[i], squeeze)
         if not tries:
             continue
         lab = _lab(image) if lab is None else lab
