@@ -30,6 +30,11 @@ of finds of one card, off every card read, of the photo's card size, no unfound
 card on it): only the paper test is eased, and only where an object's edge
 crosses the card. It costs some 16 ms a real train photo (median; the marks
 on_paper refuses, a few hundred samples each).
+
+Figures when written (with partial.py's session-11 rules; rank right, cards of
+photos with a block, French training decks, 200 photos, 0.3 resized): seed 7
+62/95 -> 64/95, seed 8 68/119 -> 74/119, 0 wrong, 0 phantoms; held-out photos
+seed 8338 349/410 -> 350/410.
 """
 
 from __future__ import annotations
