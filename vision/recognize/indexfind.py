@@ -33,6 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.recognize.indexfind_blocked import on_paper_blocked
 from vision.recognize.indexfind_marks import card_quad, index_marks, on_paper
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads
@@ -60,7 +61,8 @@ def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
     which also sets its tilt), read from its index corner alone: per mark the
     best-reading try, where the tries agree (`agree`); and every mark whose best
     try shows an index at all (LOOSE), found or not, as a Loose."""
-    marks = [m for m in (on_paper(image, m) for m in index_marks(image)) if m is not None]
+    marks = [m for m in (on_paper(image, m) or on_paper_blocked(image, m)
+                         for m in index_marks(image)) if m is not None]
     if not marks:
         return [], []
     quads = [card_quad(m, k) for m in marks for k in SIZE_TRIES]

@@ -25,7 +25,10 @@ What keeps this from inventing cards (a wrong card is far worse than none):
   cards (which is right is not told);
 - its index region lies in the part in view, off every card read and the index
   corners read; the grown card lies where no card read lies, repeats no card read
-  (a deck holds each card once), and two outlines reading one card give none.
+  (a deck holds each card once), and two outlines reading one card give none
+  unless their grown cards overlap (one card outlined twice: the surest kept);
+- an outline whose own corners read a card the reading rule refused (onecorner.py:
+  shorter than a card) is grown too, and must read that card again.
 
 A card read so replaces its outline, as a candidate with the grown quad and the
 one corner read (`index_visible`), and `visible` the share in view. Stills only
@@ -249,13 +252,14 @@ def object_edges(lab: np.ndarray, part: Any) -> list[float]:
 
 
 
-def _first_read(clf: Any, cand: Any) -> bool:
-    """Do the candidate's own corner patches read a card, or a rank, at the bars?"""
+def _first_read(clf: Any, cand: Any) -> str | None:
+    """The card (else the rank) the candidate's own corner patches read at the bars,
+    or None."""
     own = list(getattr(cand, "index_patches", ()))
     if not own:
-        return False
+        return None
     v = combine(clf.classify(own), clf.calibration)
-    return v.card is not None or v.rank is not None
+    return v.card or v.rank
 
 
 def _clear(g: Grown, read: Sequence[np.ndarray], indices: Sequence[np.ndarray]) -> bool:
@@ -286,12 +290,12 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
     k, _ = told_squeeze(faces, [getattr(c, "score", 0.0) for c in cands
                                 if not getattr(c, "face_down", False)])
     squeeze = 1.0 if k is None or SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1] else k
-    # (First the outlines whose own corners read no card, with a side at an object's
-    # edge: most photos have none, and are spared the whole reading rule.)
+    # (First the outlines with a side at an object's edge: most photos have none,
+    # and are spared the whole reading rule.)
     lab = None
     ways: list[tuple[int, Grown]] = []
     for i, c in enumerate(cands):
-        if not face_up_candidate(c) or _first_read(clf, c):
+        if not face_up_candidate(c):
             continue
         tries = grown_cards(quads[i], squeeze)
         if not tries:
@@ -312,6 +316,7 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
             and _clear(g, read, indices)]
     if not ways:
         return list(cands)
+    first = {i: _first_read(clf, cands[i]) for i, _ in ways}
     patches = [extract_index_patches(image, t)[g.corner // 2] for _, g in ways for t in g.tries]
     reads = clf.classify(patches)
     per = len(SIZE_TRIES)
@@ -322,12 +327,40 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
         named.setdefault(i, set()).update(f"{r.rank}{r.suit}" for r in mine
                                           if r.rank is not None and r.confidence > 0.5)
         v = combine([mine[0]], clf.calibration)
-        if v.card is not None and v.card not in taken and agree(mine, clf.calibration):
+        if v.card is not None and v.card not in taken and agree(mine, clf.calibration) \
+                and _as_first(first[i], v.card):
             found.setdefault(i, []).append((g, v.card, v.confidence, patches[n * per]))
     sure = {i: max(xs, key=lambda x: x[2]) for i, xs in found.items() if len(named[i]) == 1}
-    cards = [x[1] for x in sure.values()]
-    sure = {i: x for i, x in sure.items() if cards.count(x[1]) == 1}
+    sure = _one_each(sure)
     return [_as_card(c, *sure[i]) if i in sure else c for i, c in enumerate(cands)]
+
+
+def _as_first(first: str | None, card: str) -> bool:
+    """Does a grown card's reading `card` agree with what its outline's own corners
+    read (`first`: a card, a rank, or None for nothing)?
+
+    Why: an outline whose corners read a card may still be given none by the
+    reading rule: onecorner.py takes an outline shorter than a card, seen whole,
+    for one round two cards, and a card's part left in view by a book is such an
+    outline (rendered training decks, seed 7 photo 121: a 2S whose top half shows
+    above a book, the book's outline telling the squeeze). Grown past the book's
+    edge it is read again; the two cuts must name one card."""
+    return first is None or first in (card, card[:-1])
+
+
+def _one_each(sure: dict[int, tuple[Grown, str, float, np.ndarray]]
+              ) -> dict[int, tuple[Grown, str, float, np.ndarray]]:
+    """Of the outlines read as grown cards, those whose card no other outline reads;
+    two outlines reading one card whose grown quads overlap (SAME_CARD) are one card
+    found twice (a card's part in view outlined twice), the surest kept; apart, they
+    clash and neither is kept (a deck holds each card once)."""
+    out = {}
+    for i, x in sure.items():
+        same = [j for j, y in sure.items() if j != i and y[1] == x[1]]
+        if all(quad_iou(x[0].quad, sure[j][0].quad) >= SAME_CARD
+               and (x[2], -i) > (sure[j][2], -j) for j in same):
+            out[i] = x
+    return out
 
 
 def _as_card(cand: Any, g: Grown, card: str, conf: float, patch: np.ndarray) -> Any:
