@@ -30,6 +30,7 @@ from vision.recognize import decksuits, onecorner, pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
+from vision.recognize.oneplace import refuse_clashes
 from vision.recognize.partial import find_partial
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.strips import find_strips
@@ -314,6 +315,6 @@ def _still_candidates(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> l
     """`detect`'s candidates after unions, strips, indexfind and partial (a card
     under a book read from its part in view), all reading through the photo's
     `memo`."""
-    cands = split_unions(memo, image, detect(image))
-    cands = find_strips(memo, image, cands)
-    return find_partial(memo, image, find_by_index(memo, image, cands))
+    seen = split_unions(memo, image, detect(image))
+    cands = find_by_index(memo, image, find_strips(memo, image, seen))
+    return find_partial(memo, image, refuse_clashes(memo, image, cands, seen))
