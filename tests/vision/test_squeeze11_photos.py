@@ -65,7 +65,7 @@ def test_whole_queen_is_no_union(sx: float, sy: float) -> None:
     ("IMG_2504.JPG", 1.0, 1.25, 3),
 ])
 def test_lone_card_guesses_add_no_quads(name: str, sx: float, sy: float, most: int) -> None:
-    iou, match, n_found = squeezed_detections(name, sx, sy)
+    iou, _match, n_found = squeezed_detections(name, sx, sy)
     assert n_found <= most, iou
 
 

@@ -106,7 +106,7 @@ class PipNet:
     def __init__(self, path: Path = MODEL_PATH) -> None:
         self.path = path
         try:
-            import onnxruntime as ort  # noqa: PLC0415 (optional, as runtime.py)
+            import onnxruntime as ort
         except ImportError:
             self._sess = None
             self._dnn = cv2.dnn.readNetFromONNX(str(path))

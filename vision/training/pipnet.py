@@ -115,7 +115,7 @@ def sign_pips(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]
 def build_net():  # type: ignore[no-untyped-def]
     """The network: three 3x3 conv blocks (16, 32, 32 channels, each pooled) and two
     small dense layers to the club and spade logits; ~25k weights (~100 KB)."""
-    import torch.nn as nn  # noqa: PLC0415 (training only)
+    from torch import nn
     return nn.Sequential(
         nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
@@ -126,7 +126,7 @@ def build_net():  # type: ignore[no-untyped-def]
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, seed: int = 0):  # type: ignore[no-untyped-def]
     """Fit build_net on crops `x` (n, CROP, CROP) and labels `y`, each crop also
     turned by 180 degrees at random, with a little contrast jitter."""
-    import torch  # noqa: PLC0415 (training only)
+    import torch
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -170,7 +170,7 @@ def _reshape(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
 def card_scores(net, cards: Sequence[np.ndarray]) -> list[np.ndarray]:  # type: ignore[no-untyped-def]
     """Each card's per-pip log-odds (club minus spade, both ways up averaged), as the
     reader computes them (pipnet.PipNet.log_odds) but through torch."""
-    import torch  # noqa: PLC0415
+    import torch
     out = []
     with torch.no_grad():
         for crops in cards:
@@ -183,7 +183,7 @@ def card_scores(net, cards: Sequence[np.ndarray]) -> list[np.ndarray]:  # type: 
 
 def export(net, path: Path) -> None:  # type: ignore[no-untyped-def]
     """Write `net` as ONNX (batch axis dynamic) to `path`."""
-    import torch  # noqa: PLC0415
+    import torch
     torch.onnx.export(net, torch.zeros(1, 1, CROP, CROP), str(path), input_names=["pips"],
                       output_names=["logits"], dynamic_axes={"pips": {0: "n"}, "logits": {0: "n"}},
                       opset_version=13, dynamo=False)
@@ -221,7 +221,7 @@ def wrong_at(scored: Sequence[tuple[np.ndarray, int]], bars: Sequence[float]) ->
 
 def main() -> None:
     """Train the final network (and, with --bars, the left-out folds) and export it."""
-    from vision.training.split import calibration_decks, training_decks  # noqa: PLC0415
+    from vision.training.split import calibration_decks, training_decks
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--views", type=int, default=6)
     ap.add_argument("--signs", type=int, default=6000)
