@@ -71,6 +71,10 @@ MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "pipnet.onnx"
 CLUB_BAR = 4.0
 SPADE_BAR = 4.0
 
+#: Bar on both sides for an ace's one big middle pip (pipcheck.ace_net_suit): the
+#: network never saw an ace; read off rendered aces (module figures).
+ACE_BAR = 4.0
+
 
 def crop_pip(soft: np.ndarray) -> np.ndarray:
     """One upright pip's soft ink (share below paper, 0 off the pip) as a CROP x CROP
@@ -139,12 +143,14 @@ class PipNet:
         return suit_from(self.log_odds(crops))
 
 
-def suit_from(z: np.ndarray) -> str | None:
-    """The suit the pips' log-odds `z` show by the bars (see PipNet.suit)."""
+def suit_from(z: np.ndarray, bar: float | None = None) -> str | None:
+    """The suit the pips' log-odds `z` show by the bars (see PipNet.suit); `bar`, when
+    given, stands for both sides' bars (an ace's pip: ACE_BAR)."""
     mean = float(z.mean())
-    if mean > CLUB_BAR and float(z.min()) > 0.0:
+    club, spade = (CLUB_BAR, SPADE_BAR) if bar is None else (bar, bar)
+    if mean > club and float(z.min()) > 0.0:
         return "C"
-    if mean < -SPADE_BAR and float(z.max()) < 0.0:
+    if mean < -spade and float(z.max()) < 0.0:
         return "S"
     return None
 
