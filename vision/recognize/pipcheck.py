@@ -39,10 +39,14 @@ bars. Only cards some corner gave its rank short of `CERTAIN` are counted: a cou
 costs about 1.5 ms and the live frame has 30 (at 0.999 on rank or suit, 3.7 counts
 a bench frame, +4 ms; at 0.99 on the rank, 0.75).
 
-An ace has no count but one big middle pip: where the corners read the ace of
-spades, the rank past its bars and the suit leaning to spades but short of the
-steep spade bars, that pip's silhouette (acepip.py) vouches for the suit
-(`read_by_ace`, reached through `read_by_pips`, so the reader needs no hook).
+An ace has no count but one big middle pip: where the corners read a black ace,
+the rank past its bars and every corner naming the same black suit (pooled 0.5)
+but short of its bar, that pip vouches for the suit (`read_by_ace`, reached
+through `read_by_pips`, so the reader needs no hook): its silhouette (acepip.py,
+spades only) or the pip network on it (pipnet.ACE_BAR). Black aces read right,
+session 11 (ev-style scenes; before -> after the network's witness, 0 wrong in
+all): cal:5:60 truth 11 -> 14 of 17, detect 10 -> 12; cal:6:60 truth 10 -> 10 of
+13; train:7:60 truth 10 -> 12 of 13.
 """
 
 from __future__ import annotations

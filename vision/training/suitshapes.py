@@ -136,7 +136,11 @@ def _blunt_spade(rng: np.random.Generator, canvas: np.ndarray) -> None:
     Why: gnome/orell prints such spades (wide shoulders, a low, blunt top), and a pip
     network trained on the pointed spades above read them as clubs with certainty
     (vision/training/pipnet.py, the fold leaving orell out): a club's top lobe is
-    round too, so what tells the two apart must be learnt from more than the point."""
+    round too, so what tells the two apart must be learnt from more than the point.
+    Tried (2026-11-30, pipnet.py --blunt): the fold leaving orell out still read its
+    spades as clubs, 34 of 48 at the bar with a share of 0.3 (40 without, 43 with
+    0.6), the other folds 0 wrong at 4.0; not adopted, the shipped network does not
+    use it: orell's spades differ from clubs by more than the top."""
     body = _heart_outline(rng)
     body[:, 1] = -body[:, 1]  # point up
     body[:, 0] *= rng.uniform(1.05, 1.35)  # broad shoulders
