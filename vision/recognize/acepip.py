@@ -164,12 +164,36 @@ def _in_frame(box: tuple[int, int, int, int], q: np.ndarray, shape: tuple[int, .
                 and pts[:, 1].max() <= shape[0] - 1)
 
 
-def _silhouette(card: object, scale: float
-                ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
-    """(the middle pip's filled silhouette: uint8 0/1, canonical size x _ZOOM, cropped
-    to it; its box x, y, w, h in canonical pixels), or None unless the middle holds
-    one dark, centred, big, sharp, uncut pip. `scale`: image pixels per canonical
-    pixel."""
+def pip_soft(image: np.ndarray, quad: Sequence[Sequence[float]] | np.ndarray
+             ) -> np.ndarray | None:
+    """The ace's middle pip as soft ink (share below paper, 0 off the pip; canonical
+    pixels, upright card) for the pip network (pipnet.py), or None unless the middle
+    holds one dark, centred, uncut pip of at least MIN_NET_PX image pixels in the
+    frame. Looser than `ace_suit` (no sharpness or width bar: the network was
+    trained on blurred and small pips); near-square quads are not tried both ways
+    (the caller's corners must already read an ace)."""
+    q = normalize_quad(quad)
+    card = look_upright(image, q, MIN_PAPER)
+    if card is None:
+        return None
+    scale = float(np.linalg.norm(q[3] - q[0])) / CANON_H
+    found = _component(card, scale, strict=False)
+    if found is None or not _in_frame(found[2], q, image.shape):
+        return None
+    return found[1]
+
+
+#: Least pip height in image pixels for the network's look (pip_soft): number
+#: cards' pips it was trained on are 8-22 canonical pixels on 75-300 px cards.
+MIN_NET_PX = 12.0
+
+
+def _component(card: object, scale: float, strict: bool = True
+               ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]] | None:
+    """(labels == own mask cropped, the pip's soft ink cropped, its box x, y, w, h in
+    canonical pixels) for the one dark, centred, uncut, not-red pip of the middle,
+    or None. `strict`: also big (MIN_WIDTH, MIN_PIP_PX) and sharp (MIN_SHARPNESS),
+    as the silhouette's shape test needs."""
     depth = 1.0 - card.dark / card.paper  # type: ignore[attr-defined]
     x0, x1 = int(FIELD_X[0] * CANON_W), int(FIELD_X[1] * CANON_W)
     y0, y1 = int(FIELD_Y[0] * CANON_H), int(FIELD_Y[1] * CANON_H)
@@ -185,7 +209,9 @@ def _silhouette(card: object, scale: float
     cx, cy = cents[k] / (CANON_W, CANON_H)
     if abs(cx - 0.5) > CENTRE_TOL or abs(cy - 0.5) > CENTRE_TOL:
         return None
-    if w < MIN_WIDTH * CANON_W or h * scale < MIN_PIP_PX:
+    if strict and (w < MIN_WIDTH * CANON_W or h * scale < MIN_PIP_PX):
+        return None
+    if not strict and h * scale < MIN_NET_PX:
         return None
     if x <= x0 or y <= y0 or x + w >= x1 or y + h >= y1:  # cut by the field: not whole
         return None
@@ -194,11 +220,26 @@ def _silhouette(card: object, scale: float
     red, _, _ = pipclean.pip_colours(card.bgr, labels, np.array([k]))  # type: ignore
     if red is not False:
         return None
-    sharp = pipclean.sharpness(card, pipclean.edges(card), labels, stats[[k]], np.array([k]))
-    if sharp < MIN_SHARPNESS:
-        return None
+    if strict:
+        sharp = pipclean.sharpness(card, pipclean.edges(card), labels, stats[[k]],
+                                   np.array([k]))
+        if sharp < MIN_SHARPNESS:
+            return None
     own = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
     soft = depth[y:y + h, x:x + w].astype(np.float32) * cv2.dilate(own, _CLOSE)
+    return own, soft, (x, y, w, h)
+
+
+def _silhouette(card: object, scale: float
+                ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """(the middle pip's filled silhouette: uint8 0/1, canonical size x _ZOOM, cropped
+    to it; its box x, y, w, h in canonical pixels), or None unless the middle holds
+    one dark, centred, big, sharp, uncut pip. `scale`: image pixels per canonical
+    pixel."""
+    found = _component(card, scale)
+    if found is None:
+        return None
+    _, soft, (x, y, w, h) = found
     big = cv2.resize(soft, (w * _ZOOM, h * _ZOOM), interpolation=cv2.INTER_LINEAR)
     shape = (big >= INK_DEPTH).astype(np.uint8)
     contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)

@@ -93,13 +93,16 @@ def deck_pips(rng: np.random.Generator, deck: DeckArt, views: int
                     yield pc.crops, BLACK.index(suit), pc.count
 
 
-def sign_pips(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+def sign_pips(rng: np.random.Generator, n: int, blunt: float = 0.0
+              ) -> tuple[np.ndarray, np.ndarray]:
     """`n` random club/spade signs (suitshapes.py) as pip crops, blurred and shrunk
-    to a canonical pip's size (8-22 px) first: (crops, labels)."""
+    to a canonical pip's size (8-22 px) first: (crops, labels). `blunt`: the share
+    of spades drawn broad and blunt-topped (suitshapes' blunt_spades)."""
     crops, labels = [], []
     for _ in range(n):
         label = int(rng.integers(2))
-        mask = suit_mask(rng, SUITS.index(BLACK[label]), int(rng.integers(40, 80)))
+        mask = suit_mask(rng, SUITS.index(BLACK[label]), int(rng.integers(40, 80)),
+                         blunt_spades=blunt)
         size = float(rng.uniform(8, 22))
         f = size / mask.shape[0]
         pad = cv2.copyMakeBorder(mask, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=0)
@@ -227,6 +230,8 @@ def main() -> None:
     ap.add_argument("--signs", type=int, default=6000)
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--folds", type=int, default=4)
+    ap.add_argument("--blunt", type=float, default=0.0,
+                    help="share of the random spades drawn broad and blunt-topped")
     ap.add_argument("--bars", action="store_true", help="also read the bars (folds, calibration)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     a = ap.parse_args()
@@ -234,7 +239,7 @@ def main() -> None:
     t0 = time.time()
     decks = training_decks()
     data = gather(decks, a.views, seed=11)
-    sx, sy = sign_pips(np.random.default_rng(12), a.signs)
+    sx, sy = sign_pips(np.random.default_rng(12), a.signs, a.blunt)
     print(f"data {sum(len(v) for v in data.values())} cards {time.time() - t0:.0f}s", flush=True)
     x, y = flat([c for v in data.values() for c in v])
     net = train(np.concatenate([x, sx]), np.concatenate([y, sy]), a.epochs)

@@ -1,0 +1,74 @@
+"""pipcheck.read_by_ace with the pip network as the ace's second pip witness: a
+black ace whose corners read its rank surely and name one black suit short of the
+suit's bar is given when the network (pipnet.py) shows that suit on the ace's one
+middle pip (acepip.pip_soft); the other suit, split corners, a red ace or a covered
+card give nothing."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from vision_helpers import Cand, deck_or_skip
+
+from vision import cardart
+from vision.recognize import acepip
+from vision.recognize.classifier import Calibration, Reading, combine
+from vision.recognize.pipcheck import ace_net_suit, read_by_ace, read_by_pips
+
+CAL = Calibration(min_prob=0.965, min_prob_pair=0.99, suit_min_prob=(0.945, 0.97, 0.9, 0.985),
+                  suit_min_prob_pair=(0.99, 0.99, 0.99, 0.9992))
+
+
+def r(card: str, rank_p: float, suit_p: float = 1.0) -> Reading:
+    return Reading(card[:-1], card[-1], min(rank_p, suit_p), rank_p, suit_p, 0.0)
+
+
+def _photo(deck: str, card: str, height: int = 220, turned: bool = False
+           ) -> tuple[np.ndarray, tuple]:
+    """`card` of `deck` lying on a green table, slightly turned, and its quad."""
+    art = cardart.render_card(deck_or_skip(deck), card, height)
+    h, w = art.shape[:2]
+    img = np.full((height + 160, w + 300, 3), (40, 90, 30), np.uint8)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    quad = src + np.float32([[150, 60], [152, 64], [148, 66], [146, 62]])
+    warped = cv2.warpPerspective(art, cv2.getPerspectiveTransform(src, quad),
+                                 (img.shape[1], img.shape[0]))
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+    img = (warped[:, :, :3] * alpha + img * (1 - alpha)).astype(np.uint8)
+    if turned:
+        img = img[::-1, ::-1].copy()
+        quad = np.float32([img.shape[1] - 1, img.shape[0] - 1]) - quad
+    return img, tuple(map(tuple, quad))
+
+
+def test_an_ace_of_clubs_short_of_the_club_bar_is_given_by_its_pip() -> None:
+    # gnome/plastic (a calibration deck, never trained on): its aces of clubs read
+    # "AS 0.66 | AC 0.69" or "AC 0.55 | AC 0.56" on rendered scenes.
+    for turned in (False, True):
+        img, quad = _photo("gnome/plastic", "AC", turned=turned)
+        corners = [r("AC", 0.999, 0.6), r("AC", 0.998, 0.7)]
+        assert combine(corners, CAL).card is None
+        assert ace_net_suit(img, quad) == "C"
+        got = read_by_pips(img, Cand(quad), corners, CAL)
+        assert got is not None and (got.card, got.rank, got.suit) == ("AC", "A", "C")
+
+
+def test_an_onion_spade_the_silhouette_refuses_is_given_by_the_network() -> None:
+    img, quad = _photo("gnome/plastic", "AS")
+    assert acepip.ace_suit(img, quad) is None  # hollow below its point (acepip)
+    got = read_by_pips(img, Cand(quad), [r("AS", 0.999, 0.8), r("AS", 0.999, 0.9)], CAL)
+    assert got is not None and got.card == "AS"
+
+
+def test_the_pip_must_name_the_corners_suit_and_the_corners_one_suit() -> None:
+    club, cq = _photo("gnome/plastic", "AC")
+    spade, sq = _photo("gnome/plastic", "AS")
+    assert read_by_pips(club, Cand(cq), [r("AS", 0.999, 0.8), r("AS", 0.999, 0.9)], CAL) is None
+    assert read_by_pips(spade, Cand(sq), [r("AC", 0.999, 0.8), r("AC", 0.999, 0.9)], CAL) is None
+    split = [r("AS", 0.999, 0.66), r("AC", 0.999, 0.69)]
+    assert read_by_ace(club, Cand(cq), split, CAL) is None
+    assert read_by_ace(club, Cand(cq), [r("AC", 0.999, 0.45)], CAL) is None  # leaning away
+    assert read_by_ace(club, Cand(cq, visible=0.9), [r("AC", 0.999, 0.7)], CAL) is None
+    heart, hq = _photo("gnome/plastic", "AH")
+    assert acepip.pip_soft(heart, hq) is None  # a red pip: no black suit to show
+    assert read_by_ace(heart, Cand(hq), [r("AC", 0.999, 0.7)], CAL) is None
