@@ -156,7 +156,7 @@ def _blunt_spade(rng: np.random.Generator, canvas: np.ndarray) -> None:
         half = (xs.max() - xs.min()) / 2.0
         cx = (xs.max() + xs.min()) / 2.0
         cap_h = half * rng.uniform(0.3, 0.7)
-        cv2.ellipse(canvas, (int(round(cx)), row), (max(1, int(round(half))),
-                    max(1, int(round(cap_h)))), 0, 180, 360, 255, -1, cv2.LINE_AA)
+        cv2.ellipse(canvas, (round(cx), row), (max(1, round(half)),
+                    max(1, round(cap_h))), 0, 180, 360, 255, -1, cv2.LINE_AA)
     low = body[:, 1].max()
     _stem(rng, canvas, top=low - rng.uniform(0.25, 0.4), bottom=low + rng.uniform(0.08, 0.25))
