@@ -6,11 +6,9 @@ card give nothing."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
-from vision_helpers import Cand, deck_or_skip
+from vision_helpers import Cand, card_on_table
 
-from vision import cardart
 from vision.recognize import acepip
 from vision.recognize.classifier import Calibration, Reading, combine
 from vision.recognize.pipcheck import ace_net_suit, read_by_ace, read_by_pips
@@ -26,19 +24,8 @@ def r(card: str, rank_p: float, suit_p: float = 1.0) -> Reading:
 def _photo(deck: str, card: str, height: int = 220, turned: bool = False
            ) -> tuple[np.ndarray, tuple]:
     """`card` of `deck` lying on a green table, slightly turned, and its quad."""
-    art = cardart.render_card(deck_or_skip(deck), card, height)
-    h, w = art.shape[:2]
-    img = np.full((height + 160, w + 300, 3), (40, 90, 30), np.uint8)
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    quad = src + np.float32([[150, 60], [152, 64], [148, 66], [146, 62]])
-    warped = cv2.warpPerspective(art, cv2.getPerspectiveTransform(src, quad),
-                                 (img.shape[1], img.shape[0]))
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    img = (warped[:, :, :3] * alpha + img * (1 - alpha)).astype(np.uint8)
-    if turned:
-        img = img[::-1, ::-1].copy()
-        quad = np.float32([img.shape[1] - 1, img.shape[0] - 1]) - quad
-    return img, tuple(map(tuple, quad))
+    return card_on_table(deck, card, [[150, 60], [152, 64], [148, 66], [146, 62]], height,
+                         turned)
 
 
 def test_an_ace_of_clubs_short_of_the_club_bar_is_given_by_its_pip() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vision_helpers import stills_read_on_training_scene
 
 from vision.recognize.oneplace import clashing
-from vision.recognize.overlap import quad_iou
 
 # Rendered training decks, seed 30, scene 65: two strip cards (strips.py) from one
 # pass, the 5C's and a 10S read at its top-right index (dondorf prints four), laid
@@ -36,24 +36,4 @@ def test_rendered_scene_reports_no_card_where_another_lies() -> None:
     """The whole stills chain on the scene: every card read lies on its own truth
     more than on any other card's (before: the 10S lay on the 5C, IoU 0.59 against
     0.12 on its own)."""
-    import cv2
-
-    cv2.setNumThreads(1)
-    from vision.recognize.classifier import IndexClassifier
-    from vision.recognize.reader import read_candidates, still_detector
-    from vision.scene import SceneRenderer, random_scene_spec
-    from vision.training.split import training_decks
-
-    names = [d.name for d in training_decks()]
-    rng = np.random.default_rng(30)
-    renderer = SceneRenderer()
-    for _ in range(66):
-        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
-                                                         face_down=0.1), rng)
-    clf = IndexClassifier.load()
-    sightings = read_candidates(clf, image, still_detector(clf)(image))
-    read = [s for s in sightings if s.card]
-    assert len(read) >= 4  # the 8S, 9H, AH and 10H
-    for s in read:
-        best = max(truth, key=lambda t: quad_iou(t.corners, s.corners))
-        assert best.card == s.card, (s.card, best.card)
+    stills_read_on_training_scene(30, 65, 4)  # the 8S, 9H, AH and 10H

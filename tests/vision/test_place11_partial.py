@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vision_helpers import stills_read_on_training_scene
 
-from vision.recognize.overlap import quad_iou
 from vision.recognize.partial import Grown, _index_of_another
 
 # Rendered training decks, seed 31 scene 26 (kde/nicu-ornamental): the part (an
@@ -38,24 +38,4 @@ def test_rendered_scene_reports_no_card_straddling_two() -> None:
     """The whole stills chain on the scene: every card read lies on its own truth
     more than on any other card's (before: the 9C read from a quad on the KD, IoU
     0.58 against 0.54 on its own)."""
-    import cv2
-
-    cv2.setNumThreads(1)
-    from vision.recognize.classifier import IndexClassifier
-    from vision.recognize.reader import read_candidates, still_detector
-    from vision.scene import SceneRenderer, random_scene_spec
-    from vision.training.split import training_decks
-
-    names = [d.name for d in training_decks()]
-    rng = np.random.default_rng(31)
-    renderer = SceneRenderer()
-    for _ in range(27):
-        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
-                                                         face_down=0.1), rng)
-    clf = IndexClassifier.load()
-    sightings = read_candidates(clf, image, still_detector(clf)(image))
-    read = [s for s in sightings if s.card]
-    assert len(read) >= 5  # the AH, 6S, 4C, KH and KS
-    for s in read:
-        best = max(truth, key=lambda t: quad_iou(t.corners, s.corners))
-        assert best.card == s.card, (s.card, best.card)
+    stills_read_on_training_scene(31, 26, 5)  # the AH, 6S, 4C, KH and KS

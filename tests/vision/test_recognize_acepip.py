@@ -7,9 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import Cand, deck_or_skip
+from vision_helpers import Cand, card_on_table
 
-from vision import cardart
 from vision.recognize import acepip
 from vision.recognize.classifier import Calibration, Reading, combine
 from vision.recognize.patch import normalize_quad
@@ -28,22 +27,10 @@ def r(card: str, rank_p: float, suit_p: float = 1.0, none_p: float = 0.0) -> Rea
 def _photo(deck: str, card: str, height: int = 300, blur: float = 0.0, turned: bool = False,
            at: tuple[int, int] = (150, 60)) -> tuple[np.ndarray, tuple]:
     """`card` of `deck` lying upright (or turned 180°) on a green table, and its quad."""
-    art = cardart.render_card(deck_or_skip(deck), card, height)
-    h, w = art.shape[:2]
-    img = np.full((height + 160, w + 300, 3), (40, 90, 30), np.uint8)
-    x, y = at
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    quad = src + np.float32([x, y])
-    warped = cv2.warpPerspective(art, cv2.getPerspectiveTransform(src, quad),
-                                 (img.shape[1], img.shape[0]))
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    img = (warped[:, :, :3] * alpha + img * (1 - alpha)).astype(np.uint8)
-    if turned:
-        img = img[::-1, ::-1].copy()
-        quad = np.float32([img.shape[1] - 1, img.shape[0] - 1]) - quad
+    img, quad = card_on_table(deck, card, np.float32([at] * 4), height, turned)
     if blur:
         img = cv2.GaussianBlur(img, (0, 0), blur)
-    return img, tuple(map(tuple, quad))
+    return img, quad
 
 
 @pytest.mark.parametrize("deck", ["gnome/rheinland", "kde/nicu-white", "gnome/ornamental"])

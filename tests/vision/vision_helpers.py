@@ -188,3 +188,52 @@ def without_numba(monkeypatch: pytest.MonkeyPatch, fn, *args, **kw):  # type: ig
     with monkeypatch.context() as m:
         m.setattr(kernels, "COMPILED", False)
         return fn(*args, **kw)
+
+
+def stills_read_on_training_scene(seed: int, scene: int, least: int) -> None:
+    """Render scene `scene` (counted from 0) of the training decks' random scenes at
+    `seed` (8 cards, overlap 0.4, a tenth face down, as the sweeps made them), read it
+    through the whole stills chain, and check that at least `least` cards are read and
+    every card read lies on its own truth more than on any other card's."""
+    import cv2
+
+    from vision.recognize.classifier import IndexClassifier
+    from vision.recognize.overlap import quad_iou
+    from vision.recognize.reader import read_candidates, still_detector
+    from vision.scene import SceneRenderer, random_scene_spec
+    from vision.training.split import training_decks
+
+    cv2.setNumThreads(1)
+    names = [d.name for d in training_decks()]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    for _ in range(scene + 1):
+        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
+                                                         face_down=0.1), rng)
+    clf = IndexClassifier.load()
+    read = [s for s in read_candidates(clf, image, still_detector(clf)(image)) if s.card]
+    assert len(read) >= least, [s.card for s in read]
+    for s in read:
+        best = max(truth, key=lambda t: quad_iou(t.corners, s.corners))
+        assert best.card == s.card, (s.card, best.card)
+
+
+def card_on_table(deck: str, card: str, quad_offset: np.ndarray, height: int,
+                  turned: bool = False) -> tuple[np.ndarray, tuple]:
+    """`card` of `deck` rendered `height` px tall on a green table, its corners moved by
+    `quad_offset` (4 x 2: where each lands), turned 180° if asked; the image and quad."""
+    import cv2
+
+    art = cardart.render_card(deck_or_skip(deck), card, height)
+    h, w = art.shape[:2]
+    img = np.full((height + 160, w + 300, 3), (40, 90, 30), np.uint8)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    quad = src + np.float32(quad_offset)
+    warped = cv2.warpPerspective(art, cv2.getPerspectiveTransform(src, quad),
+                                 (img.shape[1], img.shape[0]))
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+    img = (warped[:, :, :3] * alpha + img * (1 - alpha)).astype(np.uint8)
+    if turned:
+        img = img[::-1, ::-1].copy()
+        quad = np.float32([img.shape[1] - 1, img.shape[0] - 1]) - quad
+    return img, tuple(map(tuple, quad))
