@@ -259,7 +259,9 @@ def ace_net_suit(image: np.ndarray, quad: Any) -> str | None:
     """The black suit the pip network shows for an ace's one middle pip
     (acepip.pip_soft) at pipnet.ACE_BAR, or None (no clean pip, no network, unsure)."""
     net = load_pipnet()
-    soft = pip_soft(image, quad) if net is not None else None
-    if soft is None or net is None:
+    if net is None:
+        return None
+    soft = pip_soft(image, quad)
+    if soft is None:
         return None
     return suit_from(net.log_odds(pip_crops([soft])), ACE_BAR)
