@@ -36,6 +36,7 @@ import numpy as np
 from vision.recognize.indexfind_blocked import on_paper_blocked
 from vision.recognize.indexfind_marks import card_quad, index_marks, on_paper
 from vision.recognize.indexfind_squeeze import squeezed_finds
+from vision.recognize.offframe import on_paper_cut
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.recognize.readings import Calibration, CardReading, Reading, combine
@@ -64,6 +65,7 @@ def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
     at a squeezed photo's shape (indexfind_squeeze.py); and every mark whose best
     try shows an index at all (LOOSE), found or not, as a Loose."""
     marks = [m for m in (on_paper(image, m) or on_paper_blocked(image, m)
+                         or on_paper_cut(image, m)
                          for m in index_marks(image)) if m is not None]
     if not marks:
         return [], []
