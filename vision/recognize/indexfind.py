@@ -35,6 +35,8 @@ import numpy as np
 
 from vision.recognize.indexfind_blocked import on_paper_blocked
 from vision.recognize.indexfind_marks import card_quad, index_marks, on_paper
+from vision.recognize.indexfind_squeeze import squeezed_finds
+from vision.recognize.offframe import on_paper_cut
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads
 from vision.recognize.readings import Calibration, CardReading, Reading, combine
@@ -59,9 +61,11 @@ class Find:
 def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
     """Every mark tried as a card (SIZE_TRIES) where it runs on as paper (on_paper,
     which also sets its tilt), read from its index corner alone: per mark the
-    best-reading try, where the tries agree (`agree`); and every mark whose best
+    best-reading try, where the tries agree (`agree`), or, read at no size as it is,
+    at a squeezed photo's shape (indexfind_squeeze.py); and every mark whose best
     try shows an index at all (LOOSE), found or not, as a Loose."""
     marks = [m for m in (on_paper(image, m) or on_paper_blocked(image, m)
+                         or on_paper_cut(image, m)
                          for m in index_marks(image)) if m is not None]
     if not marks:
         return [], []
@@ -70,18 +74,27 @@ def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
     reads = clf.classify(patches)
     out, loose = [], []
     per = len(SIZE_TRIES)
+    unread: list[tuple[int, set[str]]] = []  # (marks showing an index, read at no size)
     for m in range(len(marks)):
         tries = range(m * per, (m + 1) * per)
         verdicts = {t: combine([reads[t]], clf.calibration) for t in tries}
         best = max(tries, key=lambda t: verdicts[t].confidence)
-        if verdicts[best].card is not None and agree([reads[t] for t in tries],
-                                                     clf.calibration):
+        found = verdicts[best].card is not None and agree([reads[t] for t in tries],
+                                                          clf.calibration)
+        if found:
             out.append(Find(quads[best], patches[best], verdicts[best]))
         seen = max((reads[t] for t in tries), key=lambda r: r.confidence)
         if seen.rank is not None and seen.confidence >= LOOSE:
             loose.append(Loose(index_quads(quads[best])[0].mean(axis=0),
                                f"{seen.rank}{seen.suit}"))
-    return out, loose
+            if not found:
+                unread.append((m, {f"{reads[t].rank}{reads[t].suit}" for t in tries
+                                   if reads[t].rank is not None
+                                   and reads[t].confidence > LOOSE}))
+    # A mark read at no size as it is: its card cut at a squeezed photo's shape.
+    again = squeezed_finds(clf, image, [marks[m] for m, _ in unread],
+                           [named for _, named in unread])
+    return out + [f for _, f in again], loose
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ import cv2
 import numpy as np
 
 from vision.recognize.indexfind import agree
+from vision.recognize.offframe import on_photo_edge
 from vision.recognize.overlap import covered_share, quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.readings import combine
@@ -335,7 +336,9 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
             continue
         lab = _lab(image) if lab is None else lab
         edges = object_edges(lab, quads[i])
-        ways += [(i, g) for g in tries if edges[g.cut] >= OBJECT_CONTRAST
+        part = normalize_quad(quads[i])  # (the photo's own edge cuts a card too: offframe.py)
+        ways += [(i, g) for g in tries
+                 if (edges[g.cut] >= OBJECT_CONTRAST or on_photo_edge(part, g.cut, image.shape))
                  and hidden_by_object(lab, quads[i], g)]
     if not ways:
         return list(cands)
