@@ -181,10 +181,12 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     size = frame_card_size([q for q, c, s in zip(quads, cands, sightings) if s.card
                             and all(getattr(c, "index_visible", (True, True)))])
     # Marks no card was grown from by the deck's usual proportions: at the frame's
-    # card size (indexsize.py), off the cards read.
+    # card size (indexsize.py), off the cards read; with no card read at both
+    # corners, the size of the cards grown from their index on paper.
     found = found + frame_size_finds(
         clf, image, marks_off(unfound, [q for q, s in zip(quads, sightings) if s.card]),
-        frame_height(size))
+        frame_height(size if size is not None
+                     else frame_card_size([f.quad for f in distinct(found)])))
     finds = distinct(found)
     if not finds:
         return list(cands)
