@@ -34,8 +34,9 @@ import cv2
 import numpy as np
 
 from vision.recognize.indexfind_blocked import on_paper_blocked
-from vision.recognize.indexfind_marks import card_quad, index_marks, on_paper
+from vision.recognize.indexfind_marks import IndexMark, card_quad, index_marks, on_paper
 from vision.recognize.indexfind_squeeze import squeezed_finds
+from vision.recognize.indexsize import frame_height, frame_size_finds, marks_off
 from vision.recognize.offframe import on_paper_cut
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads
@@ -64,15 +65,25 @@ def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
     best-reading try, where the tries agree (`agree`), or, read at no size as it is,
     at a squeezed photo's shape (indexfind_squeeze.py); and every mark whose best
     try shows an index at all (LOOSE), found or not, as a Loose."""
-    marks = [m for m in (on_paper(image, m) or on_paper_blocked(image, m)
-                         or on_paper_cut(image, m)
-                         for m in index_marks(image)) if m is not None]
+    found, loose, _ = _find_cards(clf, image)
+    return found, loose
+
+
+def _find_cards(clf: Any, image: np.ndarray
+                ) -> tuple[list[Find], list[Loose], list[IndexMark]]:
+    """`find_cards`, and the marks that found no card (indexsize.py tries them at
+    the frame's card size), as on_paper turned them where it took them."""
+    raw = index_marks(image)
+    papered = [on_paper(image, m) or on_paper_blocked(image, m) or on_paper_cut(image, m)
+               for m in raw]
+    marks = [m for m in papered if m is not None]
     if not marks:
-        return [], []
+        return [], [], raw
     quads = [card_quad(m, k) for m in marks for k in SIZE_TRIES]
     patches = [extract_index_patches(image, q)[0] for q in quads]
     reads = clf.classify(patches)
     out, loose = [], []
+    taken: set[int] = set()
     per = len(SIZE_TRIES)
     unread: list[tuple[int, set[str]]] = []  # (marks showing an index, read at no size)
     for m in range(len(marks)):
@@ -83,6 +94,7 @@ def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
                                                           clf.calibration)
         if found:
             out.append(Find(quads[best], patches[best], verdicts[best]))
+            taken.add(m)
         seen = max((reads[t] for t in tries), key=lambda r: r.confidence)
         if seen.rank is not None and seen.confidence >= LOOSE:
             loose.append(Loose(index_quads(quads[best])[0].mean(axis=0),
@@ -94,7 +106,11 @@ def find_cards(clf: Any, image: np.ndarray) -> tuple[list[Find], list[Loose]]:
     # A mark read at no size as it is: its card cut at a squeezed photo's shape.
     again = squeezed_finds(clf, image, [marks[m] for m, _ in unread],
                            [named for _, named in unread])
-    return out + [f for _, f in again], loose
+    taken |= {unread[k][0] for k, _ in again}
+    left = iter(range(len(marks)))
+    unfound = [p if p is not None else r for r, p in zip(raw, papered)
+               if p is None or next(left) not in taken]
+    return out + [f for _, f in again], loose, unfound
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +181,8 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     (see module). `clf`: an IndexClassifier; an enrolled deck is left alone."""
     if getattr(clf, "deck", None) is not None or image.ndim != 3:
         return list(cands)
-    found, loose = find_cards(clf, image)
-    finds = distinct(found)
-    if not finds:
+    found, loose, unfound = _find_cards(clf, image)
+    if not found and not unfound:
         return list(cands)
     from vision.detect.candidate import CardCandidate
     from vision.recognize.reader import read_candidates
@@ -179,6 +194,16 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
     size = frame_card_size([q for q, c, s in zip(quads, cands, sightings) if s.card
                             and all(getattr(c, "index_visible", (True, True)))])
+    # Marks no card was grown from by the deck's usual proportions: at the frame's
+    # card size (indexsize.py), off the cards read; with no card read at both
+    # corners, the size of the cards grown from their index on paper.
+    found = found + frame_size_finds(
+        clf, image, marks_off(unfound, [q for q, s in zip(quads, sightings) if s.card]),
+        frame_height(size if size is not None
+                     else frame_card_size([f.quad for f in distinct(found)])))
+    finds = distinct(found)
+    if not finds:
+        return list(cands)
     added: list[tuple[Find, set[int]]] = []
     for f in finds:
         if f.reading.card in read or not of_card_size(f.quad, size):
