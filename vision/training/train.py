@@ -105,9 +105,12 @@ def _source_key(kind: int) -> str:
     return "".join(f.read_text() for f in files)
 
 
-def synthesise(kind: int, views: int, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def synthesise(kind: int, views: int, workers: int, start: int = 0
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Synthesise `views` views or scenes of `kind` (see TRAIN_VIEWS...), cached on disk
-    under $CARDTABLE_CACHE/training keyed by everything that shapes them."""
+    under $CARDTABLE_CACHE/training keyed by everything that shapes them. `start`: the
+    first chunk index (each chunk's seed is (SEED, kind, index)); finetune.py draws
+    fresh data from another start."""
     import hashlib
 
     from vision.cardart import cache_dir
@@ -117,13 +120,14 @@ def synthesise(kind: int, views: int, workers: int) -> tuple[np.ndarray, np.ndar
     decks = split.training_decks() if kind in (TRAIN_VIEWS, TRAIN_SCENES) \
         else split.calibration_decks()
     key = json.dumps([SEED, kind, views, chunk, INDEX_BOX, PATCH_SIZE,
-                      [d.name for d in decks], _source_key(kind)])
+                      [d.name for d in decks], _source_key(kind)] + ([start] if start else []))
     path = cache_dir().parent / "training" / (
         f"data-{kind}-{views}-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
     if path.is_file():
         with np.load(path) as z:
             return z["x"], z["r"], z["s"]
-    jobs = [(kind, i, min(chunk, views - i * chunk)) for i in range((views + chunk - 1) // chunk)]
+    jobs = [(kind, start + i, min(chunk, views - i * chunk))
+            for i in range((views + chunk - 1) // chunk)]
     # Workers are spawned, not forked: after training, the parent's torch holds
     # thread-pool locks that a forked child inherits locked, and the workers' first
     # torch call (set_num_threads) then hangs for ever (seen: `make model` stuck in
