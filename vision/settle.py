@@ -76,8 +76,11 @@ BACK_INSIDE = 0.6
 
 #: What a card read one way by the live read and another by the stills look, at one
 #: place, is given as: "stills" (the stills look's reading) or "unread" (neither).
-#: Measured on training decks (see evaluate_game.evaluate_settled_game and the
-#: commit that set it).
+#: Over 168 training-deck scenes (seeds 7 and 8, one deck a scene) the two never read
+#: one card differently (the four seeming disagreements were two cards piled turned
+#: alike, each read right by both: hence a live card is matched to a stills sighting
+#: of its own reading first, else the one overlapping it most). With nothing
+#: measured to favour either reading, neither is given: abstaining is never wrong.
 MERGE_DISAGREE = "unread"
 
 
