@@ -15,11 +15,17 @@ new game (`reset_deck`). Tallies as vision.evaluate.evaluate_rendered's live mod
 `evaluate_settled_game`: the same games with each scene shown for several frames, so
 that the Pipeline's settled look (vision.settle) happens: the live reading (the
 scene's first frame) and the settled one (its last) tallied side by side.
+
+`evaluate_laid_game`: one table per deck on which the scene's cards are laid one at
+a time (the same camera, light and table: one card more each step), each step shown
+for several frames: what a change frame reads of the cards that stayed, after the
+last step's settled look.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -98,3 +104,53 @@ def evaluate_settled_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: i
                 tally_scene(rep, truth, r.cards, match_rendered(truth, r.cards),
                             f"{name} scene {i}")
     return live, settled
+
+
+@dataclass(slots=True)
+class LaidReport:
+    """`changed`: the frames where a card was laid (the live read, cards kept from
+    the last reading where nothing changed); `settled`: the steps' settled
+    readings; `lost`: cards a step's settled reading gave that the next change
+    frame did not (each a card gone and back for the referee, unless the new card
+    covers it)."""
+
+    changed: RenderedReport = field(default_factory=RenderedReport)
+    settled: RenderedReport = field(default_factory=RenderedReport)
+    lost: int = 0
+
+
+def evaluate_laid_game(clf: Any, decks: Iterable[Any], seed: int = 0, *,
+                       settle: SettleConfig | None = None, n_cards: int = 8,
+                       overlap: float = 0.4, face_down: float = 0.1) -> LaidReport:
+    """For each deck, one random scene (as evaluate_live_game's) laid card by card
+    (bottom first, each step rendered with the same noise seed), each step shown to
+    one Pipeline(clf, settle=settle) for `settle.after + 1` frames."""
+    from vision.pipeline import Pipeline
+    from vision.scene import SceneRenderer, random_scene_spec
+    from vision.settle import SettleConfig
+
+    cfg = settle or SettleConfig()
+    names = [d if isinstance(d, str) else d.name for d in decks]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    rep = LaidReport()
+    seq = 0
+    for name in names:
+        spec = random_scene_spec(rng, [name], n_cards, overlap=overlap, face_down=face_down)
+        noise = int(rng.integers(1 << 30))
+        pipe = Pipeline(clf, settle=cfg)
+        before: set[str] = set()
+        for k in range(1, len(spec.cards) + 1):
+            image, truth = renderer.render(replace(spec, cards=spec.cards[:k]),
+                                           np.random.default_rng(noise))
+            reads = []
+            for _ in range(cfg.after + 1):
+                reads.append(pipe.read(Frame(image, seq, seq / 30)))
+                seq += 1
+            for part, r in ((rep.changed, reads[0]), (rep.settled, reads[-1])):
+                part.scenes += 1
+                tally_scene(part, truth, r.cards, match_rendered(truth, r.cards),
+                            f"{name} step {k}")
+            rep.lost += len(before - {c.card for c in reads[0].cards if c.card})
+            before = {c.card for c in reads[-1].cards if c.card}
+    return rep

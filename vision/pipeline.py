@@ -48,7 +48,7 @@ from vision.detect import geometry as g
 from vision.recognize.decksuits import SuitSigns
 from vision.recognize.gamesigns import GameSigns
 from vision.recognize.reader import one_of_each, read_candidates, without_doubles
-from vision.settle import SettleConfig, merge, settled_look
+from vision.settle import SettleConfig, merge, same_place, settled_look
 from vision.types import CardSighting, Frame, FrameReading
 
 __all__ = ["ChangeConfig", "Pipeline", "Recognizer", "SettleConfig"]
@@ -317,6 +317,8 @@ class Pipeline:
         # One card found twice, read once: the referee would see a second, unread
         # card where there is one (12 such in 120 training-deck scenes, live path).
         cards = without_doubles(cards)
+        if self.settle_config is not None and memo is not None and moved is not None:
+            cards = _carried(cards, memo.cards, moved, image.shape[:2])
         if found:  # only signs of cards this frame reports (not unread by the rules after)
             self.signs.add(found[0], reported={c.card for c in cards if c.card})
         return tuple(cards)
@@ -359,6 +361,32 @@ def block_means(grey: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     if (out.shape[1], out.shape[0]) != (tw, th):
         out = cv2.resize(out, (tw, th), interpolation=cv2.INTER_AREA)
     return out
+
+
+def _carried(cards: list[CardSighting], before: tuple[CardSighting, ...], moved: np.ndarray,
+             shape: tuple[int, int]) -> list[CardSighting]:
+    """`cards` (a changed frame's) with the cards read in the last reading (`before`,
+    the settled look's once there was one) where nothing changed over them: added
+    where nothing was found now, given to what was found there unread; not when
+    the card is read elsewhere now (a deck holds it once).
+
+    Why: the settled look reads cards the live read cannot; without this, a card
+    laid elsewhere would take them away until the table settles again, and the
+    referee would see them go and come back."""
+    out: list[CardSighting | None] = list(cards)
+    read = {c.card for c in cards if c.card}
+    for prev in before:
+        if (not prev.card or prev.card in read
+                or _region_moved(moved, np.asarray(prev.corners, np.float32), shape)):
+            continue
+        at = [i for i, c in enumerate(out) if c is not None and same_place(prev, c)]
+        if any(out[i] is not None and out[i].card for i in at):  # type: ignore[union-attr]
+            continue
+        for i in at:
+            out[i] = None
+        out.append(prev)
+        read.add(prev.card)
+    return [c for c in out if c is not None]
 
 
 def _detector(config: DetectorConfig) -> Any:

@@ -206,3 +206,19 @@ def test_a_card_pictured_on_a_back_is_not_given(clf: IndexClassifier) -> None:
     assert look.settled and "AH" not in {c.card for c in look.cards}
     rep = _tally(truth, look.cards)
     assert rep.phantoms == rep.all.wrong == 0 and rep.all.correct == 7
+
+
+def test_cards_the_settled_look_read_stay_through_a_change_elsewhere(
+        clf: IndexClassifier) -> None:
+    # gnome/bellot's random table at seed 40 laid card by card (8 steps, 3 frames
+    # each): without the cards kept over a change the change frames read 21 cards
+    # right and lose 3 that the last settled reading gave; with them 24 and 2.
+    from vision_helpers import deck_or_skip
+
+    from vision.evaluate_game import evaluate_laid_game
+
+    cv2.setNumThreads(1)
+    rep = evaluate_laid_game(clf, [deck_or_skip("gnome/bellot")], seed=40)
+    assert rep.changed.all.correct >= 24 and rep.lost <= 2
+    for part in (rep.changed, rep.settled):
+        assert part.all.wrong == part.phantoms == part.backs_read == 0
