@@ -242,8 +242,7 @@ class Pipeline:
         look's result is reported by the first `read` after it is kept). The
         recogniser is then used by both threads at once: onnxruntime's sessions
         allow that, OpenCV's dnn networks (the runtime where onnxruntime is
-        missing) do not: give such a worker its own Pipeline's reading, or run
-        the look inline (SettleConfig.inline).
+        missing) do not: with those, take the look inline (SettleConfig.inline).
         """
         if self.recognizer is None:
             return None
@@ -380,7 +379,7 @@ def _carried(cards: list[CardSighting], before: tuple[CardSighting, ...], moved:
                 or _region_moved(moved, np.asarray(prev.corners, np.float32), shape)):
             continue
         at = [i for i, c in enumerate(out) if c is not None and same_place(prev, c)]
-        if any(out[i] is not None and out[i].card for i in at):  # type: ignore[union-attr]
+        if any((c := out[i]) is not None and c.card for i in at):
             continue
         for i in at:
             out[i] = None
