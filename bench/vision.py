@@ -4,8 +4,9 @@ Prints one table:
 * detection + recognition of a 1280x720 frame with 8 cards (vision.scene, about a
   third overlapping), one thread (cv2.setNumThreads(1)), median wall and CPU time
   over frames, the detection alone on the same frames (so that a change of either
-  shows), and which runtime ran the network; and a frame where nothing changed since
-  the last one;
+  shows), and which runtime ran the network; a frame where nothing changed since
+  the last one; and the settled frame (Pipeline(settle=...): a frame that stayed
+  unchanged, read once more by the stills chain, vision.settle);
 * peak memory (tracemalloc peak of the pipeline, and the process's max RSS);
 * detection recall on rendered scenes (held-out decks) and on the real photos
   (a labelled box counts as found when a detected quad's bounding box has IoU >= 0.5);
@@ -30,7 +31,7 @@ import numpy as np
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
-from vision.pipeline import Pipeline
+from vision.pipeline import Pipeline, SettleConfig
 from vision.types import Frame
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-photos-ranks" / "images"
@@ -101,6 +102,17 @@ def speed(scenes: list[tuple[np.ndarray, list]]) -> dict[str, float]:
             t = time.perf_counter()
             detect_cards(img, config)
             detect.append(time.perf_counter() - t)
+    # The settled look in a pass of its own: the second frame of a scene, unchanged,
+    # is read by the stills chain (SettleConfig(after=1)).
+    settled, settled_cpu = [], []
+    for img, _ in scenes if rec is not None else []:
+        p = Pipeline(rec, settle=SettleConfig(after=1))
+        p.read(Frame(img, 0, 0.0))
+        t, c = time.perf_counter(), time.thread_time()
+        r = p.read(Frame(img, 1, 0.1))
+        settled.append(time.perf_counter() - t)
+        settled_cpu.append(time.thread_time() - c)
+        assert r.settled
     # Memory in a separate pass: tracemalloc slows Python down several times.
     tracemalloc.start()
     p = Pipeline(rec)
@@ -114,6 +126,8 @@ def speed(scenes: list[tuple[np.ndarray, list]]) -> dict[str, float]:
         "full_p90_ms": float(np.percentile(full, 90)) * 1000,
         "same_ms": statistics.median(same) * 1000,
         "detect_ms": statistics.median(detect) * 1000,
+        "settled_ms": statistics.median(settled) * 1000 if settled else 0.0,
+        "settled_cpu_ms": statistics.median(settled_cpu) * 1000 if settled else 0.0,
         "onnxruntime": float(getattr(rec, "runtime", "") == "onnxruntime"),
         "peak_mb": peak / 2**20,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -212,6 +226,12 @@ def main() -> None:
           f" (median of the {len(runs)} processes); the network runs in {net}")
     print(f"  unchanged frame (change cache):                  median {s['same_ms']:6.2f} ms"
           f"  (target <= 3)")
+    if s["recognizer"]:
+        settled = statistics.median(r["settled_ms"] for r in runs)
+        settled_cpu = statistics.median(r["settled_cpu_ms"] for r in runs)
+        print(f"  settled frame (stills chain, once a layout stays): median {settled:6.1f} ms"
+              f" wall, {settled_cpu:.1f} ms CPU (no budget: once per layout;"
+              f" SettleConfig(inline=False) runs it off the camera thread)")
     print(f"  peak memory: pipeline {s['peak_mb']:.1f} MB (tracemalloc), process max RSS "
           f"{s['rss_mb']:.0f} MB")
     r = rendered_recall(_scenes(40, overlap=0.3, seed=500))

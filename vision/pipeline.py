@@ -24,11 +24,20 @@ forgets them. Off by default: on held-out rendered games (vision.evaluate_game,
 seed 1234) it read two kde/jolly-royal clubs as spades: a blurred club's sign, a
 round blob, was nearer the frame's own blurred spades than the sharp clubs kept
 from earlier frames (kept signs come from other sharpness than the card asked).
+
+Opt-in (`settle=SettleConfig(...)`), the settled look (vision.settle): once the frame
+stayed unchanged for a few frames after a change, it is read once by the stills
+chain and that reading, merged with the live one, is reported (`settled=True`) until
+the next change. The referee records cards that were laid down and stayed, which is
+what a settled frame shows; the look reads more of them than the live read's 30 ms
+allow. `read` takes it inline, or a worker does (`claim_settle`, `settle`) and `read`
+never waits for it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import cv2
@@ -39,9 +48,10 @@ from vision.detect import geometry as g
 from vision.recognize.decksuits import SuitSigns
 from vision.recognize.gamesigns import GameSigns
 from vision.recognize.reader import one_of_each, read_candidates, without_doubles
+from vision.settle import SettleConfig, merge, same_place, settled_look
 from vision.types import CardSighting, Frame, FrameReading
 
-__all__ = ["ChangeConfig", "Pipeline", "Recognizer"]
+__all__ = ["ChangeConfig", "Pipeline", "Recognizer", "SettleConfig"]
 
 
 class Recognizer(Protocol):
@@ -78,6 +88,19 @@ class _Memo:
     cards: tuple[CardSighting, ...]
 
 
+@dataclass(slots=True, eq=False)
+class _Settling:
+    """The settled look's state for one layout (the frames since a change): a new
+    one at each change, so that a look taken for an earlier layout is told apart
+    (identity) and dropped."""
+
+    layout: int = 0
+    still: int = 0  # unchanged frames read since the change
+    claimed: bool = False  # a settle() was claimed for this layout
+    look: tuple[CardSighting, ...] | None = None  # the settled reading
+    told: bool = False  # the settled reading was reported by read()
+
+
 #: The live detector's default: a camera's frames are never resized non-uniformly,
 #: so no second look at a frame unsqueezed (DetectorConfig.unsqueeze, for photos).
 #: A slanted camera looks squeezed to that test and paid 17-26 ms a frame for it,
@@ -112,6 +135,10 @@ class Pipeline:
 
     `keep_signs` (default off, see module): keep the deck's sure suit signs over
     the frames (`signs`, a GameSigns) for decksuits; `reset_deck()` forgets them.
+
+    `settle` (default None: off, see module and vision.settle.SettleConfig): the
+    settled look. `read` may then run on the camera thread while `settle` runs on
+    one worker; the state they share is swapped under a lock.
     """
 
     def __init__(
@@ -122,11 +149,15 @@ class Pipeline:
         change: ChangeConfig | None = None,
         opencv_threads: int | None = OPENCV_THREADS,
         keep_signs: bool = False,
+        settle: SettleConfig | None = None,
     ) -> None:
         self.recognizer = recognizer
         self.detector = detector or LIVE_DETECTOR
         self.change = change or ChangeConfig()
+        self.settle_config = settle
         self._memo: _Memo | None = None
+        self._state = _Settling()
+        self._lock = threading.Lock()  # the settling state, shared with a settle() worker
         self.signs = GameSigns()
         self.keep_signs = keep_signs
         if opencv_threads is not None:
@@ -135,12 +166,14 @@ class Pipeline:
     def reset(self) -> None:
         """Forget the last frame (the next one is read in full). The deck's suit
         signs are kept: see reset_deck."""
-        self._memo = None
+        with self._lock:
+            self._memo = None
+            self._state = _Settling(self._state.layout + 1)
 
     def reset_deck(self) -> None:
         """A new game or another deck: forget the last frame and the suit signs kept
         from the earlier frames (another deck's spade may look like this one's club)."""
-        self._memo = None
+        self.reset()
         self.signs.clear()
 
     def read(self, frame: Frame) -> FrameReading:
@@ -155,13 +188,84 @@ class Pipeline:
         if memo is not None and memo.shape == image.shape[:2]:
             moved = self._changed_mask(memo.thumb, thumb)
             if int(moved.sum()) <= self.change.max_changed:
-                return FrameReading(frame.seq, frame.t, memo.cards, changed=False)
+                return self._unchanged(frame, memo)
         else:
             moved = None
         cands = detect_cards(image, self.detector)
         cards = self._read(image, cands, memo, moved)
-        self._memo = _Memo(thumb, image.shape[:2], cards)
+        with self._lock:
+            self._memo = _Memo(thumb, image.shape[:2], cards)
+            self._state = _Settling(self._state.layout + 1)
         return FrameReading(frame.seq, frame.t, cards, changed=True)
+
+    # -- the settled look (vision.settle) ----------------------------------------
+
+    def _unchanged(self, frame: Frame, memo: _Memo) -> FrameReading:
+        """An unchanged frame's reading: the settled one once there is one (its first
+        report `changed=True`: the cards may differ from the live read's), else the
+        last frame's; the settled look taken here when it falls due (inline)."""
+        with self._lock:
+            st = self._state
+            st.still += 1
+        cfg = self.settle_config
+        if st.look is None and cfg is not None and cfg.inline and self.claim_settle():
+            self.settle(frame)
+        with self._lock:
+            st = self._state
+            if st.look is None:
+                return FrameReading(frame.seq, frame.t, memo.cards, changed=False)
+            news, st.told = not st.told, True
+            return FrameReading(frame.seq, frame.t, st.look, changed=news, settled=True)
+
+    def claim_settle(self) -> bool:
+        """Is a settled look due (the frame stayed unchanged for `settle.after`
+        frames since the last change, and none was taken or claimed since)? True
+        claims it: call `settle` with the frame just read (e.g. on a worker thread).
+        Always False without `settle` config or a recogniser."""
+        cfg = self.settle_config
+        if cfg is None or self.recognizer is None:
+            return False
+        with self._lock:
+            st = self._state
+            if self._memo is None or st.look is not None or st.claimed or st.still < cfg.after:
+                return False
+            st.claimed = True
+            return True
+
+    def settle(self, frame: Frame) -> FrameReading | None:
+        """Take the settled look at `frame` (vision.settle: the stills chain,
+        merged with the live reading) and keep it for the unchanged frames to come.
+        None when it no longer applies: `frame` is not the layout last read (a
+        change came first), or a change was read while it ran.
+
+        May run on another thread than `read` (which then never waits for it: the
+        look's result is reported by the first `read` after it is kept). The
+        recogniser is then used by both threads at once: onnxruntime's sessions
+        allow that, OpenCV's dnn networks (the runtime where onnxruntime is
+        missing) do not: with those, take the look inline (SettleConfig.inline).
+        """
+        if self.recognizer is None:
+            return None
+        image = check_image(frame.image)
+        with self._lock:
+            memo, st = self._memo, self._state
+        try:
+            if memo is None or memo.shape != image.shape[:2] or int(self._changed_mask(
+                    memo.thumb, self._thumbnail(image)).sum()) > self.change.max_changed:
+                return None
+            cfg = self.settle_config or SettleConfig()
+            detect = None if cfg.detector is None else _detector(cfg.detector)
+            cards = merge(settled_look(self.recognizer, image, detect), memo.cards)
+            with self._lock:
+                if self._state is not st:
+                    return None
+                st.look, st.told = cards, False
+                self._memo = replace(memo, cards=cards)
+            return FrameReading(frame.seq, frame.t, cards, changed=True, settled=True)
+        finally:
+            with self._lock:
+                if st.look is None:
+                    st.claimed = False
 
     # -- change detection -------------------------------------------------------
 
@@ -212,6 +316,8 @@ class Pipeline:
         # One card found twice, read once: the referee would see a second, unread
         # card where there is one (12 such in 120 training-deck scenes, live path).
         cards = without_doubles(cards)
+        if self.settle_config is not None and memo is not None and moved is not None:
+            cards = _carried(cards, memo.cards, moved, image.shape[:2])
         if found:  # only signs of cards this frame reports (not unread by the rules after)
             self.signs.add(found[0], reported={c.card for c in cards if c.card})
         return tuple(cards)
@@ -254,6 +360,38 @@ def block_means(grey: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     if (out.shape[1], out.shape[0]) != (tw, th):
         out = cv2.resize(out, (tw, th), interpolation=cv2.INTER_AREA)
     return out
+
+
+def _carried(cards: list[CardSighting], before: tuple[CardSighting, ...], moved: np.ndarray,
+             shape: tuple[int, int]) -> list[CardSighting]:
+    """`cards` (a changed frame's) with the cards read in the last reading (`before`,
+    the settled look's once there was one) where nothing changed over them: added
+    where nothing was found now, given to what was found there unread; not when
+    the card is read elsewhere now (a deck holds it once).
+
+    Why: the settled look reads cards the live read cannot; without this, a card
+    laid elsewhere would take them away until the table settles again, and the
+    referee would see them go and come back."""
+    out: list[CardSighting | None] = list(cards)
+    read = {c.card for c in cards if c.card}
+    for prev in before:
+        if (not prev.card or prev.card in read
+                or _region_moved(moved, np.asarray(prev.corners, np.float32), shape)):
+            continue
+        at = [i for i, c in enumerate(out) if c is not None and same_place(prev, c)]
+        if any((c := out[i]) is not None and c.card for i in at):
+            continue
+        for i in at:
+            out[i] = None
+        out.append(prev)
+        read.add(prev.card)
+    return [c for c in out if c is not None]
+
+
+def _detector(config: DetectorConfig) -> Any:
+    def detect(image: np.ndarray) -> list[CardCandidate]:
+        return detect_cards(image, config)
+    return detect
 
 
 def _unread(cand: CardCandidate) -> CardSighting:

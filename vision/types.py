@@ -90,10 +90,18 @@ class CardSighting:
 
 @dataclass(frozen=True, slots=True)
 class FrameReading:
-    """Everything vision saw in one frame. `changed` is False when the frame matched
-    the previous one closely enough that the earlier reading was reused."""
+    """Everything vision saw in one frame. `changed` is False when the reading is the
+    one reported for the previous frame, reused (the frame matched it closely enough).
+
+    `settled`: the reading is the settled look's (vision.settle, Pipeline(settle=...)):
+    the frame stayed unchanged for some frames after a change and was read once more
+    by the stills chain, which finds and reads more cards than the live read. It
+    stays so until the next change; the first frame to report it has `changed=True`
+    (its cards may differ from the live reading of the same layout). A referee that
+    records the cards that stayed can wait for it."""
 
     seq: int
     t: float
     cards: tuple[CardSighting, ...] = field(default_factory=tuple)
     changed: bool = True
+    settled: bool = False
