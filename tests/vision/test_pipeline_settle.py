@@ -67,7 +67,9 @@ def test_the_settled_look_reads_cards_the_live_read_missed(
     look = p.read(Frame(image, 2, 0.07))
     assert look.changed and look.settled
     settled = _tally(truth, look.cards)
-    assert (live.all.correct, settled.all.correct) == (5, 7)
+    # The live read gives 5; the stills chain at least 7 (8 since indexsize; a better
+    # stills chain may read more, never fewer)
+    assert live.all.correct == 5 and settled.all.correct >= 7
     assert settled.all.wrong == settled.phantoms == settled.backs_read == 0
     # Every card the live read gave is still given, the same.
     assert {c.card for c in first.cards if c.card} <= {c.card for c in look.cards if c.card}
@@ -137,7 +139,7 @@ def test_read_does_not_wait_for_a_settled_look_on_a_worker(
     assert done and done[0] is not None and done[0].settled
     r = p.read(Frame(image, 6, 0.2))
     assert r.settled and r.changed and r.cards == done[0].cards
-    assert _tally(truth, r.cards).all.correct == 7
+    assert _tally(truth, r.cards).all.correct >= 7  # the stills chain's (8 since indexsize)
 
 
 def test_a_look_at_a_layout_that_changed_meanwhile_is_dropped(
