@@ -9,10 +9,11 @@ photos show the same, a card under a book or a cribbage board).
 
 What is done: an outline left unread is taken as a card's part in view, cut by one
 of its sides (`grown_cards`). Across that side the card is grown to card
-proportions at the photo's squeeze (squeeze.told_squeeze of the cards found, else
-1): the side opposite the cut is the card's short side (grown to CARD_ASPECT times
-it) or its long side (grown to it over CARD_ASPECT). The grown card's one index
-corner lying in the part in view is cut and read at the single-corner bars.
+proportions at the photo's squeeze (partsqueeze.read_squeezes: as the cards read
+tell it; none read, both 1 and as the outlines tell it): the side opposite the cut
+is the card's short side (grown to CARD_ASPECT times it) or its long side (grown to
+it over CARD_ASPECT). Each of the grown card's index corners lying in the part in
+view is cut and read at the single-corner bars.
 
 What keeps this from inventing cards (a wrong card is far worse than none):
 
@@ -120,14 +121,14 @@ def grown_cards(part: Any, squeeze: float = 1.0) -> list[Grown]:
                 continue
             tries = tuple(_grow(q, cut, length * k, squeeze) for k in SIZE_TRIES)
             card = _start_short(tries[0], squeeze)
-            corner = _corner_in(card, q, area)
-            if corner is None:
+            corners = _corners_in(card, q, area)
+            if not corners:
                 continue
             grown = _grow(q, cut, length, squeeze)
             hidden = np.array([q[cut], q[(cut + 1) % 4], grown[(cut + 1) % 4], grown[cut]],
                               np.float32)
             tries = tuple(_start_short(t, squeeze) for t in tries)
-            out.append(Grown(card, corner, cut, tries, hidden))
+            out += [Grown(card, corner, cut, tries, hidden) for corner in corners]
     return out
 
 
@@ -141,15 +142,18 @@ def _start_short(quad: np.ndarray, squeeze: float) -> np.ndarray:
     return normalize_quad(start)
 
 
-def _corner_in(card: np.ndarray, part: np.ndarray, area: float) -> int | None:
-    """The index corner (0 or 2) of `card` whose index region lies in `part`."""
+def _corners_in(card: np.ndarray, part: np.ndarray, area: float) -> list[int]:
+    """The index corners (0, 2) of `card` whose index regions lie in `part`.
+
+    Both may: an outline reaching over the card's hidden end to the object's far
+    edge holds both its corners, and of the two only the one in view reads
+    (rendered training photos, seed 31 photo 111: a 3S whose outline ran on under
+    an AH and a board was read at its hidden corner, the first of the two)."""
     if area <= 0:
-        return None
-    for k, region in zip((0, 2), index_quads(card)):
-        inter = float(cv2.intersectConvexConvex(region, part)[0])
-        if inter >= INDEX_IN_VIEW * float(cv2.contourArea(region)):
-            return k
-    return None
+        return []
+    return [k for k, region in zip((0, 2), index_quads(card))
+            if float(cv2.intersectConvexConvex(region, part)[0])
+            >= INDEX_IN_VIEW * float(cv2.contourArea(region))]
 
 
 def _band(lab: np.ndarray, part: np.ndarray, side: int, span: tuple[float, float] = (0.1, 0.9)
@@ -316,33 +320,32 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
     photo's ReadingMemo); an enrolled deck is left alone."""
     if getattr(clf, "deck", None) is not None or not cands or image.ndim != 3:
         return list(cands)
-    from vision.detect.squeeze import SQUEEZE_BAND, told_squeeze
+    from vision.recognize.partsqueeze import read_squeezes
     from vision.recognize.reader import read_candidates
 
     quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in cands]
-    faces = [q for q, c in zip(quads, cands) if not getattr(c, "face_down", False)]
-    k, _ = told_squeeze(faces, [getattr(c, "score", 0.0) for c in cands
-                                if not getattr(c, "face_down", False)])
-    squeeze = 1.0 if k is None or SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1] else k
     # (First the outlines with a side at an object's edge: most photos have none,
     # and are spared the whole reading rule.)
     lab = None
-    ways: list[tuple[int, Grown]] = []
+    edged: dict[int, list[bool]] = {}  # outline: per side, cut by an object or the photo
     for i, c in enumerate(cands):
         if not face_up_candidate(c):
-            continue
-        tries = grown_cards(quads[i], squeeze)
-        if not tries:
             continue
         lab = _lab(image) if lab is None else lab
         edges = object_edges(lab, quads[i])
         part = normalize_quad(quads[i])  # (the photo's own edge cuts a card too: offframe.py)
-        ways += [(i, g) for g in tries
-                 if (edges[g.cut] >= OBJECT_CONTRAST or on_photo_edge(part, g.cut, image.shape))
-                 and hidden_by_object(lab, quads[i], g)]
-    if not ways:
+        cut = [e >= OBJECT_CONTRAST or on_photo_edge(part, k, image.shape)
+               for k, e in enumerate(edges)]
+        if any(cut):
+            edged[i] = cut
+    if lab is None or not edged:
         return list(cands)
     sightings = read_candidates(clf, image, cands)
+    ways = [(i, g) for sq in read_squeezes(quads, cands, sightings)
+            for i, cut in edged.items() for g in grown_cards(quads[i], sq)
+            if cut[g.cut] and hidden_by_object(lab, quads[i], g)]
+    if not ways:
+        return list(cands)
     read = [q for q, s in zip(quads, sightings) if s.card]
     taken = {s.card for s in sightings if s.card}
     indices = [r for c, s in zip(cands, sightings) if s.card
