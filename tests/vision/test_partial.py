@@ -9,14 +9,10 @@ import pytest
 from vision_helpers import deck_or_skip
 
 from vision.detect import CardCandidate
+from vision.recognize.objectedge import OBJECT_CONTRAST, object_edges
+from vision.recognize.objectedge import lab_of as _lab
 from vision.recognize.overlap import quad_iou
-from vision.recognize.partial import (
-    OBJECT_CONTRAST,
-    _lab,
-    find_partial,
-    grown_cards,
-    object_edges,
-)
+from vision.recognize.partial import find_partial, grown_cards
 from vision.recognize.readings import Calibration, Reading
 
 DECK = "gnome/anglo"  # a training deck, rendered a whole sheet at a time

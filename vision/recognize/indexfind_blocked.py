@@ -72,7 +72,7 @@ NOT_PAPER = 0.1
 #: The table: samples from and to these many steps off the card's left and top
 #: edges, beside the card's part in view (`_beside`).
 TABLE_OUT = (0.4, 1.5)
-#: What lies beyond the stop must differ from the table (partial._contrast) by
+#: What lies beyond the stop must differ from the table (objectedge.contrast) by
 #: this much, in the median over the tilts at which the rest holds: an edge of an
 #: object is one at any tilt, a table's grain only by chance (rendered calibration
 #: decks, seed 5: a plastic five of spades, its card shorter than its index says,
@@ -86,7 +86,7 @@ CARD_WIDTH = 7.1
 def on_paper_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
     """The mark turned by the tilt at which it stands at the corner of a card whose
     paper stops at an object's edge (see module), or None."""
-    from vision.recognize.partial import _contrast
+    from vision.recognize.objectedge import contrast
 
     mid = np.array(mark.middle, np.float32)
     r = max(1, round(mark.step))
@@ -119,7 +119,7 @@ def on_paper_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
         if not len(obj_pts) or not tables:
             continue
         obj = _lab_at(image, obj_pts)
-        seen.append((min(_contrast(obj, table) for table in tables), down))
+        seen.append((min(contrast(obj, table) for table in tables), down))
     if not seen or float(np.median([c for c, _ in seen])) < BLOCK_CONTRAST:
         return None
     down = next(d for c, d in seen if c >= BLOCK_CONTRAST)
@@ -178,7 +178,7 @@ def _beside(mid: np.ndarray, down: np.ndarray, right: np.ndarray, step: float,
 def _off_paper(image: np.ndarray, pts: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """The points of `pts` in the image that do not look like the card's `paper`:
     a few samples of the card's own edge (the tilt tried is a guess) would count
-    as the object's print (the L spread partial._contrast weighs)."""
+    as the object's print (the L spread objectedge.contrast weighs)."""
     h, w = image.shape[:2]
     xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
     inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)

@@ -47,6 +47,14 @@ import cv2
 import numpy as np
 
 from vision.recognize.indexfind import agree
+from vision.recognize.objectedge import (
+    OBJECT_CONTRAST,
+    contrast,
+    inside,
+    lab_of,
+    object_edges,
+    table_bands,
+)
 from vision.recognize.offframe import on_photo_edge
 from vision.recognize.overlap import covered_share, quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
@@ -68,11 +76,6 @@ INDEX_IN_VIEW = 0.9
 ON_READ = 0.05
 #: A grown card overlapping a card read by this IoU is that card, or a clash.
 SAME_CARD = 0.3
-#: The band beyond the cut side must differ from the table's (object_edges) by
-#: this much (Lab mean distance plus the difference of the L channel's spread).
-OBJECT_CONTRAST = 25.0
-#: Bands beyond a side: from and to these shares of the outline's mean side length.
-BAND = (0.04, 0.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,64 +159,6 @@ def _corners_in(card: np.ndarray, part: np.ndarray, area: float) -> list[int]:
             >= INDEX_IN_VIEW * float(cv2.contourArea(region))]
 
 
-def _band(lab: np.ndarray, part: np.ndarray, side: int, span: tuple[float, float] = (0.1, 0.9)
-          ) -> np.ndarray | None:
-    """Lab samples of the band just beyond side `side` of `part`, along `span` of
-    the side (shares from its first corner; None: mostly outside the image)."""
-    p, q = part[side], part[(side + 1) % 4]
-    centre = part.mean(axis=0)
-    d = q - p
-    n = np.array([d[1], -d[0]], np.float32) / max(float(np.hypot(*d)), 1e-6)
-    if float(np.dot(n, (p + q) / 2 - centre)) < 0:
-        n = -n  # outward
-    size = float(np.sqrt(max(float(cv2.contourArea(part)), 1.0)))
-    t = np.linspace(span[0], span[1], 16, dtype=np.float32)
-    s = np.linspace(BAND[0], BAND[1], 5, dtype=np.float32) * size
-    pts = (p[None, None, :] + t[:, None, None] * d[None, None, :]
-           + s[None, :, None] * n[None, None, :]).reshape(-1, 2)
-    return _sample(lab, pts)
-
-
-
-def _sample(lab: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
-    """Lab pixels at the points `pts` (N, 2) that lie in the image; None when fewer
-    than 60% do (a band mostly outside the photo says nothing of what lies there)."""
-    h, w = lab.shape[:2]
-    x, y = np.rint(pts[:, 0]).astype(int), np.rint(pts[:, 1]).astype(int)
-    ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    if ok.mean() < 0.6:
-        return None
-    return lab[y[ok], x[ok]].astype(np.float32)
-
-def _contrast(a: np.ndarray, b: np.ndarray) -> float:
-    """How unlike two bands' samples look: Lab mean distance plus the difference of
-    their L spread (a book's print or a board's stripes on a plain table)."""
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))
-                 + abs(float(a[:, 0].std()) - float(b[:, 0].std())))
-
-
-def _table_bands(lab: np.ndarray, q: np.ndarray, k: int) -> list[np.ndarray]:
-    """The table beside the normalised part `q`, were its side `k` cut by an object:
-    the bands beyond the opposite side and beyond the halves of the two sides
-    between nearer that end (see object_edges)."""
-    # (side k + 1 runs towards the far end, side k + 3 away from it)
-    others = [_band(lab, q, (k + 2) % 4), _band(lab, q, (k + 1) % 4, (0.55, 0.9)),
-              _band(lab, q, (k + 3) % 4, (0.1, 0.45))]
-    return [b for b in others if b is not None]
-
-
-def _inside(lab: np.ndarray, quad: np.ndarray, far: tuple[float, float]) -> np.ndarray | None:
-    """Lab samples of `quad` (p0, p1 on one side, p2, p3 the far corners) between
-    shares `far` of the way from side p0-p1 to the far side (None: mostly outside
-    the image)."""
-    u = np.linspace(0.1, 0.9, 12, dtype=np.float32)[:, None, None]
-    v = np.linspace(far[0], far[1], 6, dtype=np.float32)[None, :, None]
-    near = quad[0] + u * (quad[1] - quad[0])
-    away = quad[3] + u * (quad[2] - quad[3])
-    pts = (near + v * (away - near)).reshape(-1, 2)
-    return _sample(lab, pts)
-
-
 #: Shares of the way from the cut side to the grown card's far side whose samples
 #: must look unlike the table too (`hidden_by_object`).
 HIDDEN_FAR = (0.5, 0.9)
@@ -229,32 +174,11 @@ def hidden_by_object(lab: np.ndarray, part: Any, g: Grown) -> bool:
     read each card for a quad half off it (rendered training decks, seeds 21 and
     24: two such pairs)."""
     q = normalize_quad(part)
-    known = _table_bands(lab, q, g.cut)
-    far = _inside(lab, g.hidden, HIDDEN_FAR)
+    known = table_bands(lab, q, g.cut)
+    far = inside(lab, g.hidden, HIDDEN_FAR)
     if far is None or not known:
         return True  # (beyond the photo's edge: not told)
-    return min(_contrast(far, b) for b in known) >= OBJECT_CONTRAST
-
-
-def object_edges(lab: np.ndarray, part: Any) -> list[float]:
-    """Per side of the normalised `part`: how unlike the band beyond it looks to
-    the table the card lies on, in the photo `lab` (Lab; 0: a side the photo cuts).
-
-    The table, were that side cut by an object, is what lies beyond the other
-    sides where the object is not: the whole opposite side (the card's end in
-    view), and of the two sides between, the half nearer that end (the object
-    reaching past the card's sides lies beyond their other half). The least unlike
-    of the three counts."""
-    q = normalize_quad(part)
-    out = []
-    for k in range(4):
-        band = _band(lab, q, k)
-        known = _table_bands(lab, q, k)
-        out.append(0.0 if band is None or not known
-                   else min(_contrast(band, b) for b in known))
-    return out
-
-
+    return min(contrast(far, b) for b in known) >= OBJECT_CONTRAST
 
 
 def _first_read(clf: Any, cand: Any) -> str | None:
@@ -309,11 +233,6 @@ def _index_of_another(g: Grown, i: int, quads: Sequence[np.ndarray]) -> bool:
     return False
 
 
-def _lab(image: np.ndarray) -> np.ndarray:
-    """The BGR `image` in Lab (8-bit)."""
-    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-
-
 def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]:
     """`cands` with each unread outline that reads as a card grown past an object's
     edge replaced by that card (see module). `clf`: an IndexClassifier (or the
@@ -331,7 +250,7 @@ def find_partial(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
     for i, c in enumerate(cands):
         if not face_up_candidate(c):
             continue
-        lab = _lab(image) if lab is None else lab
+        lab = lab_of(image) if lab is None else lab
         edges = object_edges(lab, quads[i])
         part = normalize_quad(quads[i])  # (the photo's own edge cuts a card too: offframe.py)
         cut = [e >= OBJECT_CONTRAST or on_photo_edge(part, k, image.shape)
