@@ -49,10 +49,12 @@ from vision.recognize.indexfind_marks import (
     CORNER_RIGHT,
     TILTS,
     TOP_PAPER,
-    TOP_ROW,
     IndexMark,
     _paper_share,
+    column_and_top,
     like_paper,
+    mark_paper,
+    turned,
 )
 
 #: The card must be paper down the column from the pip (in glyph-pip steps from
@@ -89,21 +91,14 @@ def on_paper_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
     from vision.recognize.objectedge import contrast
 
     mid = np.array(mark.middle, np.float32)
-    r = max(1, round(mark.step))
-    x0, y0 = round(float(mid[0])), round(float(mid[1]))
-    win = image[max(0, y0 - r):y0 + r + 1, max(0, x0 - r):x0 + r + 1].reshape(-1, 3)
-    if not len(win):
+    paper = mark_paper(image, mark)
+    if paper is None:
         return None
-    paper = win[int(np.argmax(win.min(axis=1)))].astype(np.float32) + 1.0
     seen: list[tuple[float, np.ndarray]] = []  # (contrast, down) per tilt judged
     for tilt in TILTS:
-        c, s_ = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
-        dx, dy = mark.down
-        down = np.array([c * dx - s_ * dy, s_ * dx + c * dy], np.float32)
-        right = np.array([down[1], -down[0]], np.float32)
+        down, right = turned(mark, tilt)
         t = np.linspace(0.0, 1.0, 48, dtype=np.float32)[:, None]
-        top = mid + mark.step * (TOP_ROW[0] * down
-                                 + (TOP_ROW[1] + t * (TOP_ROW[2] - TOP_ROW[1])) * right)
+        _, top = column_and_top(mark, down, right, t)
         if _paper_share(image, top, paper) < TOP_PAPER:
             continue
         stop = _paper_stop(image, mid, down, mark.step, paper)

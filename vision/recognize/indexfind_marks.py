@@ -143,21 +143,14 @@ def on_paper(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
     where no card is (rendered training decks: 13 such phantoms in 60 scenes).
     The tilt: a ten's pair is its "0" and pip, a few degrees off the card's axis,
     and the column, a card long, would leave a strip of a card seen in a row."""
-    mid = np.array(mark.middle, np.float32)
-    r = max(1, round(mark.step))
-    x0, y0 = round(float(mid[0])), round(float(mid[1]))
-    win = image[max(0, y0 - r):y0 + r + 1, max(0, x0 - r):x0 + r + 1].reshape(-1, 3)
-    paper = win[int(np.argmax(win.min(axis=1)))].astype(np.float32) + 1.0
+    paper = mark_paper(image, mark)
+    if paper is None:
+        return None
     t = np.linspace(0.0, 1.0, SAMPLES, dtype=np.float32)[:, None]
     best: tuple[float, float, IndexMark] | None = None
     for tilt in TILTS:
-        c, s_ = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
-        dx, dy = mark.down
-        down = np.array([c * dx - s_ * dy, s_ * dx + c * dy], np.float32)
-        right = np.array([down[1], -down[0]], np.float32)
-        column = mid + mark.step * (COLUMN[0] + t * (COLUMN[1] - COLUMN[0])) * down
-        top = mid + mark.step * (TOP_ROW[0] * down
-                                 + (TOP_ROW[1] + t * (TOP_ROW[2] - TOP_ROW[1])) * right)
+        down, right = turned(mark, tilt)
+        column, top = column_and_top(mark, down, right, t)
         col = _paper_share(image, column, paper)
         if col < COLUMN_PAPER or _paper_share(image, top, paper) < TOP_PAPER:
             continue
@@ -169,6 +162,39 @@ def on_paper(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
 
 #: Tilts (degrees) tried for a mark's axis.
 TILTS = (0.0, -4.0, 4.0, -8.0, 8.0)
+
+
+def mark_paper(image: np.ndarray, mark: IndexMark) -> np.ndarray | None:
+    """The card's paper colour at a mark (BGR, plus one so a ratio to it never
+    divides by 0): of the pixels within a step of the mark's middle, the one whose
+    darkest channel is lightest; None for a mark off the photo."""
+    mid = np.array(mark.middle, np.float32)
+    r = max(1, round(mark.step))
+    x0, y0 = round(float(mid[0])), round(float(mid[1]))
+    win = image[max(0, y0 - r):y0 + r + 1, max(0, x0 - r):x0 + r + 1].reshape(-1, 3)
+    if not len(win):
+        return None
+    return win[int(np.argmax(win.min(axis=1)))].astype(np.float32) + 1.0
+
+
+def turned(mark: IndexMark, tilt: float) -> tuple[np.ndarray, np.ndarray]:
+    """The mark's axis turned by `tilt` degrees: (down the card, across it)."""
+    c, s_ = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+    dx, dy = mark.down
+    down = np.array([c * dx - s_ * dy, s_ * dx + c * dy], np.float32)
+    return down, np.array([down[1], -down[0]], np.float32)
+
+
+def column_and_top(mark: IndexMark, down: np.ndarray, right: np.ndarray, t: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points (len(t), 2) down the index's column (COLUMN) and along the
+    card's top margin (TOP_ROW), at shares `t` (n, 1) of each, the mark turned to
+    `down`, `right` (on_paper's and the other paper tests' lines)."""
+    mid = np.array(mark.middle, np.float32)
+    column = mid + mark.step * (COLUMN[0] + t * (COLUMN[1] - COLUMN[0])) * down
+    top = mid + mark.step * (TOP_ROW[0] * down
+                             + (TOP_ROW[1] + t * (TOP_ROW[2] - TOP_ROW[1])) * right)
+    return column, top
 
 
 def _paper_share(image: np.ndarray, pts: np.ndarray, paper: np.ndarray) -> float:

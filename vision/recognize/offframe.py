@@ -34,14 +34,15 @@ from __future__ import annotations
 import numpy as np
 
 from vision.recognize.indexfind_marks import (
-    COLUMN,
     COLUMN_PAPER,
     SAMPLES,
     TILTS,
     TOP_PAPER,
-    TOP_ROW,
     IndexMark,
+    column_and_top,
     like_paper,
+    mark_paper,
+    turned,
 )
 
 #: A side lies along the photo's edge when both its ends are this close to one
@@ -73,23 +74,14 @@ def on_paper_cut(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
     in the photo (COLUMN_PAPER, TOP_PAPER of those samples), some of them lying
     beyond it and IN_VIEW of each in it; None where none is."""
     h, w = image.shape[:2]
-    mid = np.array(mark.middle, np.float32)
-    r = max(1, round(mark.step))
-    x0, y0 = round(float(mid[0])), round(float(mid[1]))
-    win = image[max(0, y0 - r):y0 + r + 1, max(0, x0 - r):x0 + r + 1].reshape(-1, 3)
-    if not len(win):
+    paper = mark_paper(image, mark)
+    if paper is None:
         return None
-    paper = win[int(np.argmax(win.min(axis=1)))].astype(np.float32) + 1.0
     t = np.linspace(0.0, 1.0, SAMPLES, dtype=np.float32)[:, None]
     best: tuple[float, float, IndexMark] | None = None
     for tilt in TILTS:
-        c, s_ = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
-        dx, dy = mark.down
-        down = np.array([c * dx - s_ * dy, s_ * dx + c * dy], np.float32)
-        right = np.array([down[1], -down[0]], np.float32)
-        column = mid + mark.step * (COLUMN[0] + t * (COLUMN[1] - COLUMN[0])) * down
-        top = mid + mark.step * (TOP_ROW[0] * down
-                                 + (TOP_ROW[1] + t * (TOP_ROW[2] - TOP_ROW[1])) * right)
+        down, right = turned(mark, tilt)
+        column, top = column_and_top(mark, down, right, t)
         cin, tin = _in_photo(column, h, w), _in_photo(top, h, w)
         if cin.all() and tin.all():
             continue  # (all in the photo: on_paper's to judge)
