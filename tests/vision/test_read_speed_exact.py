@@ -2,7 +2,7 @@
 
 Each compiled or rewritten step is checked against the numpy code it replaced
 (kept here as the reference): the touching pips' k-means (pipsplit, compiled in
-vision/recognize/kernels/kmeans.py), the paper level's median (pips._median) and
+vision/recognize/kernels/kmeans.py), the paper level's median (upright._median) and
 the network's input blob (classifier.to_blob).
 """
 
@@ -15,7 +15,7 @@ import pytest
 from vision.recognize import pipsplit
 from vision.recognize.classifier import to_blob
 from vision.recognize.kernels import split_pixels
-from vision.recognize.pips import _median
+from vision.recognize.upright import _median
 
 
 def _numpy_split(mask: np.ndarray, k: int) -> np.ndarray | None:

@@ -11,7 +11,7 @@ over two lobes and a stem, a club three round lobes over a stem. Telling the two
 apart from that silhouette shares nothing with the network: other pixels, no
 learning.
 
-How: the card is warped upright (pips.py's canonical warp and paper level); the
+How: the card is warped upright (upright.py's canonical warp and paper level); the
 ink of its middle (clear of the index columns, looser than pips.py's so that an
 engraved spade's fine lines join into one silhouette) must hold one dark,
 not-warm component centred on the card, big and uncut, nothing else of pip size;
@@ -67,15 +67,17 @@ import numpy as np
 
 from vision.recognize import pipclean
 from vision.recognize.patch import AMBIGUOUS_ASPECT, mean_aspect, normalize_quad
-from vision.recognize.pips import CANON_H, CANON_W, INDEX_COLUMN, look_upright
+from vision.recognize.pips import INDEX_COLUMN
+from vision.recognize.upright import CANON_H, CANON_W, look_upright
 
 _CANON = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
 
-#: A pixel is ink when it lies this share or more below the paper level (pips.py
-#: uses 0.38: an engraved spade's hatching is lighter than a printed pip).
+#: A pixel is ink when it lies this share or more below the paper level (the pip
+#: counter's ink, upright.ink_mask, uses 0.38: an engraved spade's hatching is
+#: lighter than a printed pip).
 INK_DEPTH = 0.25
 
-#: Least paper level (median of the card's darkest channel, pips.look_upright): lower than
+#: Least paper level (median of the card's darkest channel, upright.look_upright): lower than
 #: the pip counter's 90, as the corners must already read an ace (not a back, not a
 #: dark object) and ink is judged against the paper round it; a dim real photo's
 #: Bicycle ace of spades (cam_image48, warm light) lies at 81.

@@ -6,7 +6,7 @@ must be right whenever it is given; the layout alone (pips.py) is not enough. Bl
 merges pips before it drops them (`sharpness`); a hand or a light card over the
 middle hides pips without leaving ink (`stray_edges`); a court figure's pieces differ
 in colour and shape (`pip_colours`, `shape_agreement`). Cards are the canonical upright
-warp of pips.py: objects with `dark` (darkest channel), `paper` (paper level) and
+warp of upright.py: objects with `dark` (darkest channel), `paper` (paper level) and
 `bgr` arrays.
 """
 

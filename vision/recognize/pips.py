@@ -55,7 +55,8 @@ right; red/black = the pips' colour against the suit, over counted cards):
 The suit (PipCount.suit): the pips print the suit a second time, large; pipsuit.py
 reads it from their shapes once they are counted (its method and figures are there).
 Pips that touch at the canonical size (broad clubs of a nine or ten) are split
-apart before the count (pipsplit.py).
+apart before the count (pipsplit.py). The upright warp, its paper level and ink
+mask are upright.py's (acepip.py judges an ace's pip on the same warp).
 """
 
 from __future__ import annotations
@@ -72,18 +73,19 @@ from vision.recognize.patch import AMBIGUOUS_ASPECT, INDEX_BOX, mean_aspect, nor
 from vision.recognize.pipnet import pip_crops
 from vision.recognize.pipsplit import split_touching
 from vision.recognize.pipsuit import PipSuits, pip_suits, upright_pips
-
-#: Canonical upright card size in pixels (width, height): 63 x 88 mm at ~1.6 px/mm.
-#: Big enough that the ten pips of a 10 stay apart, small enough to cost little.
-CANON_W, CANON_H = 100, 140
+from vision.recognize.upright import (
+    CANON_H,
+    CANON_W,
+    EDGE_X,
+    EDGE_Y,
+    UprightCard,
+    ink_mask,
+    look_upright,
+)
 
 #: Cards shorter than this in the image (mean long side, pixels) are not counted:
 #: their pips are a few pixels across and blur into each other.
 MIN_CARD_PX = 70.0
-
-#: Inset of the field from the card's edges (fraction of width / height): clear of
-#: the card's outline stroke and rounded corners.
-EDGE_X, EDGE_Y = 0.04, 0.03
 
 #: Pips whose centre lies nearer a long side than this (fraction of width) are the
 #: corner indices' small pips and rank signs: not counted, but ink there is allowed.
@@ -94,9 +96,6 @@ INDEX_COLUMN = 0.19
 #: phantom quad inside a ten of clubs, over its middle column, showed two whole
 #: clubs at 0.244 and was counted a 2.
 MAX_PIP = 0.22
-
-#: A pixel is ink when its darkest channel is below this share of the paper level.
-INK_RATIO = 0.62
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,83 +169,6 @@ def _count(image: np.ndarray, q: np.ndarray, *, crops: bool = False) -> PipCount
     return _judge(card, float(np.sqrt(((q[1] - q[0]) ** 2).sum())) / CANON_W, crops)
 
 
-@dataclass(frozen=True, slots=True)
-class UprightCard:
-    """The card warped upright: `bgr` (uint8), `dark` its darkest channel and
-    `paper` the paper level round each pixel (both float32, paper >= 1)."""
-
-    bgr: np.ndarray
-    dark: np.ndarray
-    paper: np.ndarray
-
-
-_CANON = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], dtype=np.float32)
-
-#: The paper level is found at a quarter of the canonical size, by a grey closing
-#: of 8 pixels there (32 canonical pixels: wider than any pip, so pips vanish).
-_COARSE = 4
-_CLOSE = cv2.getStructuringElement(cv2.MORPH_RECT, (8, 8))
-
-
-def look_upright(image: np.ndarray, q: np.ndarray, min_paper: float = 90.0) -> UprightCard | None:
-    """Warp the card upright and find its paper level; None when it shows no light
-    paper (a back, a dark object, deep shadow): the median paper level of its
-    darkest channel under `min_paper`.
-
-    Why a closing: shading and glare gradients across the card (and a washed-out
-    exposure) move paper and ink together, so ink is judged against the paper
-    right round it, not against one level for the whole card."""
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    elif image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    bgr = _warp(image, q)
-    b, g, r = cv2.split(bgr)
-    dark8 = cv2.min(cv2.min(b, g), r)
-    small = cv2.resize(dark8, (CANON_W // _COARSE, CANON_H // _COARSE),
-                       interpolation=cv2.INTER_AREA)
-    small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, _CLOSE, borderType=cv2.BORDER_REPLICATE)
-    small = cv2.blur(small, (3, 3))
-    if _median(small) < min_paper:
-        return None
-    paper = cv2.resize(small, (CANON_W, CANON_H), interpolation=cv2.INTER_LINEAR)
-    return UprightCard(bgr, dark8.astype(np.float32), np.maximum(paper.astype(np.float32), 1.0))
-
-
-def _median(a: np.ndarray) -> float:
-    """float(np.median(a)) by one partition (np.median's own checks and mean of the
-    middle element cost more than the partition on the 875 coarse pixels)."""
-    flat = a.ravel()
-    n = flat.size
-    if n % 2:
-        return float(np.partition(flat, n // 2)[n // 2])
-    part = np.partition(flat, [n // 2 - 1, n // 2])
-    return (float(part[n // 2 - 1]) + float(part[n // 2])) / 2.0
-
-
-def _warp(image: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The card warped upright to CANON_W x CANON_H (BGR). A card much larger in the
-    image is warped at an integer multiple first and shrunk by averaging, so thin
-    strokes and pip edges are averaged rather than aliased."""
-    scale = float(np.sqrt(((q[1] - q[0]) ** 2).sum())) / CANON_W
-    k = int(min(4, np.ceil(scale / 1.5))) if scale > 1.5 else 1
-    h = cv2.getPerspectiveTransform(q.astype(np.float32), _CANON * k)
-    out = cv2.warpPerspective(image, h, (CANON_W * k, CANON_H * k), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REPLICATE)
-    if k > 1:
-        out = cv2.resize(out, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-    return out
-
-
-def _ink(card: UprightCard) -> np.ndarray:
-    """The field's ink mask (uint8 0/1): much darker than the paper round it."""
-    ink = (card.dark < INK_RATIO * card.paper).astype(np.uint8)
-    x0, y0 = int(EDGE_X * CANON_W), int(EDGE_Y * CANON_H)
-    field = np.zeros_like(ink)
-    field[y0:CANON_H - y0, x0:CANON_W - x0] = ink[y0:CANON_H - y0, x0:CANON_W - x0]
-    return field
-
-
 def _cut_at_border(stats: np.ndarray, inner: np.ndarray, cy: np.ndarray) -> bool:
     """Whether ink runs into the field's border where a card prints none: its top
     or bottom edge between the index columns, or its sides halfway down. Why: a
@@ -317,7 +239,7 @@ def _judge(card: UprightCard, scale: float = 1.0, crops: bool = False) -> PipCou
     """The pip count when the field's ink components are a clean set of pips
     (`scale`: image pixels per canonical pixel, for the suit's resolution guard;
     `crops`: keep the pips' crops whatever the suit, see count_pips)."""
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(_ink(card), connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink_mask(card), connectivity=8)
     if n < 2:
         return None
     area_all, cx, cy, line, inner, big = _parts(stats, cents)

@@ -62,7 +62,7 @@ import numpy as np
 
 
 class UprightCard(Protocol):
-    """A card warped upright (pips.UprightCard): `dark` its darkest channel and `paper` the
+    """A card warped upright (upright.UprightCard): `dark` its darkest channel and `paper` the
     paper level round each pixel (float32 arrays of the card's canonical size)."""
 
     @property
