@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.detect import DetectorConfig
-from vision.recognize.patch import normalize_quad
+from vision.recognize.reader import same_way
 from vision.types import CardSighting
 
 __all__ = ["SettleConfig", "merge", "same_place", "settled_look"]
@@ -57,12 +57,11 @@ class SettleConfig:
 
 #: Two sightings are one card seen twice when their quads overlap by this IoU, or
 #: SAME_PLACE_INSIDE of the smaller lies inside the other, turned the same way
-#: (SAME_WAY_DEG): reader.without_doubles' test (DOUBLE_IOU 0.5, DOUBLE_INSIDE 0.8,
-#: 20 degrees), here asked of read cards too. A card crossing another (a Durak
+#: (reader.same_way, 20 degrees): reader.without_doubles' test (DOUBLE_IOU 0.5,
+#: DOUBLE_INSIDE 0.8), here asked of read cards too. A card crossing another (a Durak
 #: beat) overlaps it turned a quarter, and is another card.
 SAME_PLACE_IOU = 0.5
 SAME_PLACE_INSIDE = 0.8
-SAME_WAY_DEG = 20.0
 
 #: A card only the stills look found (no live sighting at its place) lying this
 #: share of its area or more inside a back the live read saw is a picture printed
@@ -105,7 +104,7 @@ def same_place(a: CardSighting, b: CardSighting) -> bool:
     aa, ab = float(cv2.contourArea(qa)), float(cv2.contourArea(qb))
     iou = inter / max(aa + ab - inter, 1e-6)
     return ((iou >= SAME_PLACE_IOU or inter >= SAME_PLACE_INSIDE * min(aa, ab))
-            and _same_way(qa, qb))
+            and same_way(qa, qb))
 
 
 def _iou(a: CardSighting, b: CardSighting) -> float:
@@ -185,13 +184,3 @@ def _without_unread_doubles(sightings: list[CardSighting]) -> list[CardSighting]
             continue
         out.append(s)
     return out
-
-
-def _same_way(a: np.ndarray, b: np.ndarray) -> bool:
-    """Do the quads' long sides run within SAME_WAY_DEG of each other?"""
-    def angle(q: np.ndarray) -> float:
-        q = normalize_quad(q)
-        v = (q[3] - q[0]) + (q[2] - q[1])
-        return float(np.degrees(np.arctan2(v[1], v[0])))
-    d = abs(angle(a) - angle(b)) % 180.0
-    return min(d, 180.0 - d) <= SAME_WAY_DEG

@@ -4,51 +4,13 @@ an index whose card runs off the photo)."""
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
-import pytest
-
-from vision.recognize.classifier import IndexClassifier
-
-
-def _photo(name: str, sx: float = 1.0, sy: float = 1.0) -> np.ndarray:
-    from vision.evaluate import REAL_PHOTOS, stretched
-    from vision.recognize.imagefile import load_image
-
-    path = REAL_PHOTOS / "images" / "train" / name
-    if not path.is_file():
-        pytest.skip("real photos not here")
-    return stretched(load_image(path), sx, sy)
-
-
-def _read_right(name: str, sx: float = 1.0, sy: float = 1.0) -> dict[int, str]:
-    """{label number: card} for the labelled cards of `name` (resized sx, sy) that
-    `read_image` reads at their labelled rank (as evaluate_real matches)."""
-    from vision.evaluate import REAL_PHOTOS, match_real, real_labels
-    from vision.recognize.reader import read_image
-
-    image = _photo(name, sx, sy)
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)  # (as evaluation runs)
-    try:
-        sightings = read_image(IndexClassifier.load(), image)
-    finally:
-        cv2.setNumThreads(threads)
-    labels = real_labels(REAL_PHOTOS, "train")[name]
-    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for _, (x0, y0, x1, y1) in labels]
-    match = match_real(boxes, [s.corners for s in sightings])
-    out = {}
-    for k, ((rank, _), j) in enumerate(zip(labels, match)):
-        card = sightings[j].card if j is not None else None
-        if card and card[:-1] == rank:
-            out[k] = card
-    return out
+from vision_helpers import read_right_on_real_train, real_train_photo
 
 
 def test_cards_cut_by_the_photos_edge_are_read_from_their_part_in_view() -> None:
     # IMG_2611: the nine and the ace of diamonds run off the photo's right edge,
     # outlined up to it and unread; the two tens stay read
-    right = _read_right("IMG_2611.JPG")
+    right = read_right_on_real_train("IMG_2611.JPG")
     assert right.get(0) == "AD" and right.get(1) == "9D"
     assert right.get(3, "").startswith("10") and right.get(4, "").startswith("10")
 
@@ -62,10 +24,10 @@ def test_a_card_index_at_the_photos_corner_is_found_though_its_card_runs_off_it(
     from vision.recognize.indexfind_marks import index_marks, on_paper
     from vision.recognize.offframe import on_paper_cut
 
-    image = _photo("IMG_2642.JPG")
+    image = real_train_photo("IMG_2642.JPG")
     ace = [m for m in index_marks(image) if abs(m.middle[0] - 37) < 4 and abs(m.middle[1] - 72) < 4]
     assert ace and on_paper(image, ace[0]) is None and on_paper_cut(image, ace[0]) is not None
-    assert _read_right("IMG_2642.JPG", 0.8, 1.0).get(1) == "AC"
+    assert read_right_on_real_train("IMG_2642.JPG", 0.8, 1.0).get(1) == "AC"
 
 
 def test_a_mark_with_its_column_in_the_photo_is_left_to_on_paper() -> None:
@@ -74,6 +36,6 @@ def test_a_mark_with_its_column_in_the_photo_is_left_to_on_paper() -> None:
     from vision.recognize.indexfind_marks import index_marks
     from vision.recognize.offframe import on_paper_cut
 
-    image = _photo("IMG_2588.JPG")
+    image = real_train_photo("IMG_2588.JPG")
     king = [m for m in index_marks(image) if abs(m.middle[0] - 346) < 4 and abs(m.middle[1] - 200) < 4]
     assert king and on_paper_cut(image, king[0]) is None

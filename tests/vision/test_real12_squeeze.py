@@ -3,47 +3,13 @@ found by its index cut at the photo's squeeze (indexfind_squeeze.py)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from vision_helpers import read_right_on_real_train, real_train_photo
 
 from vision.recognize.classifier import IndexClassifier
 from vision.recognize.indexfind_marks import IndexMark, card_quad
 from vision.recognize.indexfind_squeeze import squeezed_card_quad, unsqueezed_mark
-
-
-def _photo(name: str, sx: float = 1.0, sy: float = 1.0) -> np.ndarray:
-    from vision.evaluate import REAL_PHOTOS, stretched
-    from vision.recognize.imagefile import load_image
-
-    path = REAL_PHOTOS / "images" / "train" / name
-    if not path.is_file():
-        pytest.skip("real photos not here")
-    return stretched(load_image(path), sx, sy)
-
-
-def _read_right(name: str, sx: float = 1.0, sy: float = 1.0) -> dict[int, str]:
-    """{label number: card} for the labelled cards of `name` (resized sx, sy) that
-    `read_image` reads at their labelled rank (as evaluate_real matches)."""
-    from vision.evaluate import REAL_PHOTOS, match_real, real_labels
-    from vision.recognize.reader import read_image
-
-    image = _photo(name, sx, sy)
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)  # (as evaluation runs)
-    try:
-        sightings = read_image(IndexClassifier.load(), image)
-    finally:
-        cv2.setNumThreads(threads)
-    labels = real_labels(REAL_PHOTOS, "train")[name]
-    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for _, (x0, y0, x1, y1) in labels]
-    match = match_real(boxes, [s.corners for s in sightings])
-    out = {}
-    for k, ((rank, _), j) in enumerate(zip(labels, match)):
-        card = sightings[j].card if j is not None else None
-        if card and card[:-1] == rank:
-            out[k] = card
-    return out
 
 
 def test_a_squeeze_of_one_cuts_the_card_as_it_is() -> None:
@@ -67,7 +33,7 @@ def test_a_lone_card_of_a_photo_resized_to_80pc_of_its_width_is_found_by_its_ind
     # index cut as it is read 0.988 / 0.997 / 0.939 (one size passing surely)
     from vision.recognize.indexfind import find_cards
 
-    image = _photo("IMG_2452.JPG", 0.8, 1.0)
+    image = real_train_photo("IMG_2452.JPG", 0.8, 1.0)
     finds, _ = find_cards(IndexClassifier.load(), image)
     assert "9S" in {f.reading.card for f in finds}
-    assert _read_right("IMG_2452.JPG", 0.8, 1.0) == {0: "9S"}
+    assert read_right_on_real_train("IMG_2452.JPG", 0.8, 1.0) == {0: "9S"}

@@ -5,6 +5,7 @@ the frame's card size, and only where its index reads the same at three sizes.""
 from __future__ import annotations
 
 import numpy as np
+from vision_helpers import training_scene
 
 from vision.recognize.indexfind_marks import IndexMark
 from vision.recognize.indexsize import STEP_CAP, frame_height, frame_quad
@@ -25,21 +26,6 @@ def test_frame_quad_is_the_frames_card_size_with_a_capped_corner_step() -> None:
     assert np.isclose(frame_height(100.0) ** 2 * CARD_ASPECT, 100.0 ** 2)
 
 
-def _training_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
-    """Scene `scene` (from 0) of the training decks' random scenes at `seed`, as
-    the sweeps make them (8 cards, overlap 0.4, a tenth face down)."""
-    from vision.scene import SceneRenderer, random_scene_spec
-    from vision.training.split import training_decks
-
-    names = [d.name for d in training_decks()]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
-    for _ in range(scene + 1):
-        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
-                                                         face_down=0.1), rng)
-    return image, truth
-
-
 def _stills_read(image):  # type: ignore[no-untyped-def]
     import cv2
 
@@ -56,7 +42,7 @@ def _check_read(seed: int, scene: int, cards: tuple[str, ...]) -> None:
     nothing wrong nor where no card lies."""
     from vision.evaluate import match_rendered
 
-    image, truth = _training_scene(seed, scene)
+    image, truth = training_scene(seed, scene)
     read = _stills_read(image)
     match = match_rendered(truth, read)
     got = {t.card: read[j].card for t, j in zip(truth, match) if j is not None}

@@ -200,16 +200,9 @@ def stills_read_on_training_scene(seed: int, scene: int, least: int) -> None:
     from vision.recognize.classifier import IndexClassifier
     from vision.recognize.overlap import quad_iou
     from vision.recognize.reader import read_candidates, still_detector
-    from vision.scene import SceneRenderer, random_scene_spec
-    from vision.training.split import training_decks
 
     cv2.setNumThreads(1)
-    names = [d.name for d in training_decks()]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
-    for _ in range(scene + 1):
-        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
-                                                         face_down=0.1), rng)
+    image, truth = training_scene(seed, scene)
     clf = IndexClassifier.load()
     read = [s for s in read_candidates(clf, image, still_detector(clf)(image)) if s.card]
     assert len(read) >= least, [s.card for s in read]
@@ -237,3 +230,58 @@ def card_on_table(deck: str, card: str, quad_offset: np.ndarray, height: int,
         img = img[::-1, ::-1].copy()
         quad = np.float32([img.shape[1] - 1, img.shape[0] - 1]) - quad
     return img, tuple(map(tuple, quad))
+
+
+def real_train_photo(name: str, sx: float = 1.0, sy: float = 1.0) -> np.ndarray:
+    """Real train photo `name` resized (sx, sy) as evaluate_real resizes it; the test
+    is skipped where the shared photos are not beside the checkout."""
+    from vision.evaluate import REAL_PHOTOS, stretched
+    from vision.recognize.imagefile import load_image
+
+    path = REAL_PHOTOS / "images" / "train" / name
+    if not path.is_file():
+        pytest.skip("real photos not here")
+    return stretched(load_image(path), sx, sy)
+
+
+def read_right_on_real_train(name: str, sx: float = 1.0, sy: float = 1.0) -> dict[int, str]:
+    """{label number: card} for the labelled cards of real train photo `name`
+    (resized sx, sy) that `read_image` reads at their labelled rank, matched as
+    evaluate_real matches, on one OpenCV thread as evaluation runs."""
+    import cv2
+
+    from vision.evaluate import REAL_PHOTOS, match_real, real_labels
+    from vision.recognize.classifier import IndexClassifier
+    from vision.recognize.reader import read_image
+
+    image = real_train_photo(name, sx, sy)
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        sightings = read_image(IndexClassifier.load(), image)
+    finally:
+        cv2.setNumThreads(threads)
+    labels = real_labels(REAL_PHOTOS, "train")[name]
+    boxes = [(x0 * sx, y0 * sy, x1 * sx, y1 * sy) for _, (x0, y0, x1, y1) in labels]
+    match = match_real(boxes, [s.corners for s in sightings])
+    out = {}
+    for k, ((rank, _), j) in enumerate(zip(labels, match)):
+        card = sightings[j].card if j is not None else None
+        if card and card[:-1] == rank:
+            out[k] = card
+    return out
+
+
+def training_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
+    """(image, truth) of scene `scene` (counted from 0) of the training decks' random
+    scenes at `seed`, as the sweeps make them (8 cards, overlap 0.4, a tenth face down)."""
+    from vision.scene import SceneRenderer, random_scene_spec
+    from vision.training.split import training_decks
+
+    names = [d.name for d in training_decks()]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    for _ in range(scene + 1):
+        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
+                                                         face_down=0.1), rng)
+    return image, truth

@@ -252,10 +252,10 @@ def _double_of(q: np.ndarray, r: np.ndarray) -> bool:
     area_q, area_r = float(cv2.contourArea(q)), float(cv2.contourArea(r))
     iou = inter / max(area_q + area_r - inter, 1e-6)
     return ((iou >= DOUBLE_IOU or inter >= DOUBLE_INSIDE * area_q)
-            and _same_way(q, r))
+            and same_way(q, r))
 
 
-def _same_way(a: np.ndarray, b: np.ndarray) -> bool:
+def same_way(a: np.ndarray, b: np.ndarray) -> bool:
     """Do the quads' long sides run within SAME_WAY_DEG of each other?"""
     def angle(q: np.ndarray) -> float:
         q = normalize_quad(q)
