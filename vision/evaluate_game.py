@@ -24,7 +24,7 @@ last step's settled look.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -45,26 +45,36 @@ def evaluate_live_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: int 
     next deck after `reset_deck`; one random stream (`seed`) for all, so the same
     arguments give the same scenes with and without `keep_signs`."""
     from vision.pipeline import Pipeline
+
+    rep = RenderedReport()
+    pipe = Pipeline(clf, keep_signs=keep_signs)
+    games = _deck_games(pipe, decks, n_scenes, seed, n_cards, overlap, face_down)
+    for seq, (name, i, image, truth) in enumerate(games):
+        rep.scenes += 1
+        read = pipe.read(Frame(image, seq, seq * 0.1)).cards
+        match = match_rendered(truth, read)  # scored as evaluate_rendered's
+        tally_scene(rep, truth, read, match, f"{name} scene {i}")
+    return rep
+
+
+def _deck_games(pipe: Any, decks: Iterable[Any], n_scenes: int, seed: int, n_cards: int,
+                overlap: float, face_down: float) -> Iterator[tuple[str, int, Any, Any]]:
+    """(deck name, scene number, image, truth): `n_scenes` random scenes of each
+    deck in turn, from one random stream (`seed`), `pipe` told of each new deck
+    (reset_deck: a new game) and each new table (reset: a new layout is no
+    frame-to-frame change)."""
     from vision.scene import SceneRenderer, random_scene_spec
 
     names = [d if isinstance(d, str) else d.name for d in decks]
     rng = np.random.default_rng(seed)
     renderer = SceneRenderer()
-    rep = RenderedReport()
-    pipe = Pipeline(clf, keep_signs=keep_signs)
-    seq = 0
     for name in names:
         pipe.reset_deck()
         for i in range(n_scenes):
             spec = random_scene_spec(rng, [name], n_cards, overlap=overlap, face_down=face_down)
             image, truth = renderer.render(spec, rng)
-            rep.scenes += 1
             pipe.reset()
-            read = pipe.read(Frame(image, seq, seq * 0.1)).cards
-            seq += 1
-            match = match_rendered(truth, read)  # scored as evaluate_rendered's
-            tally_scene(rep, truth, read, match, f"{name} scene {i}")
-    return rep
+            yield name, i, image, truth
 
 
 def evaluate_settled_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: int = 0, *,
@@ -77,32 +87,24 @@ def evaluate_settled_game(clf: Any, decks: Iterable[Any], n_scenes: int, seed: i
     `live`, the last one's (the settled look's, inline) in `settled`.
     `keep_signs` defaults to off here: the default Pipeline's reading."""
     from vision.pipeline import Pipeline
-    from vision.scene import SceneRenderer, random_scene_spec
     from vision.settle import SettleConfig
 
     cfg = settle or SettleConfig()
     if not cfg.inline:
         raise ValueError("evaluate_settled_game takes the settled look inline")
-    names = [d if isinstance(d, str) else d.name for d in decks]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
     live, settled = RenderedReport(), RenderedReport()
     pipe = Pipeline(clf, keep_signs=keep_signs, settle=cfg)
     seq = 0
-    for name in names:
-        pipe.reset_deck()
-        for i in range(n_scenes):
-            spec = random_scene_spec(rng, [name], n_cards, overlap=overlap, face_down=face_down)
-            image, truth = renderer.render(spec, rng)
-            pipe.reset()
-            readings = []
-            for _ in range(cfg.after + 1):
-                readings.append(pipe.read(Frame(image, seq, seq / 30)))
-                seq += 1
-            for rep, r in ((live, readings[0]), (settled, readings[-1])):
-                rep.scenes += 1
-                tally_scene(rep, truth, r.cards, match_rendered(truth, r.cards),
-                            f"{name} scene {i}")
+    for name, i, image, truth in _deck_games(pipe, decks, n_scenes, seed, n_cards, overlap,
+                                             face_down):
+        readings = []
+        for _ in range(cfg.after + 1):
+            readings.append(pipe.read(Frame(image, seq, seq / 30)))
+            seq += 1
+        for rep, r in ((live, readings[0]), (settled, readings[-1])):
+            rep.scenes += 1
+            tally_scene(rep, truth, r.cards, match_rendered(truth, r.cards),
+                        f"{name} scene {i}")
     return live, settled
 
 
