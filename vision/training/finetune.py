@@ -35,6 +35,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.training.model import EMBED_DIM, IndexNet
+from vision.training.train import card_labels, run_epoch
 
 MODEL = Path(__file__).resolve().parent.parent / "models" / "index.onnx"
 #: First chunk index of the fresh data (train.py's own pool uses 0...): other seeds
@@ -132,11 +133,6 @@ def losses(net: IndexNet, x: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.nda
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def _card_labels(r: np.ndarray, s: np.ndarray) -> np.ndarray:
-    card = np.where(r == 13, 52, r * 4 + np.minimum(s, 3))
-    return np.where(s < 0, -1, card)
-
-
 def _prototype_head(net: IndexNet, x: np.ndarray, card: np.ndarray):
     """train.CosineHead whose class weights are the mean embeddings of each card (the
     head was not exported), so the embedding loss starts near its optimum."""
@@ -165,15 +161,13 @@ def finetune(net: IndexNet, x: np.ndarray, r: np.ndarray, s: np.ndarray,
     Each epoch draws `epoch_size` patches, a share `uniform` of them uniformly and
     the rest by the starting network's loss, augmented afresh (augment.py); cosine
     learning rate from `lr` to 0 after a short warm-up; BatchNorm frozen."""
-    from vision.training.augment import augment
-
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     hard = np.minimum(losses(net, x, r, s), HARD_CAP)
     log(f"start: mean loss {hard.mean():.4f}, {(hard > 0.7).mean():.1%} of patches over 0.7")
     p = uniform / len(x) + (1 - uniform) * hard / max(hard.sum(), 1e-9)
     weights = torch.from_numpy(p / p.sum())
-    card = _card_labels(r, s)
+    card = card_labels(r, s)
     head = _prototype_head(net, x, card)
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
     rt, st, ct = torch.from_numpy(r), torch.from_numpy(s), torch.from_numpy(card)
@@ -187,20 +181,8 @@ def finetune(net: IndexNet, x: np.ndarray, r: np.ndarray, s: np.ndarray,
         net.train()
         _eval_bn(net)
         draw = torch.multinomial(weights, epoch_size, replacement=True, generator=gen)
-        tot, n_ok, t0 = 0.0, 0, time.time()
-        for i in range(0, epoch_size, BATCH):
-            idx = draw[i:i + BATCH]
-            xb = augment(xt[idx].float() / 255.0, gen)
-            lr_, ls_, e = net(xb)
-            loss = (F.cross_entropy(lr_, rt[idx], ignore_index=-1)
-                    + F.cross_entropy(ls_, st[idx], ignore_index=-1)
-                    + 0.5 * F.cross_entropy(head(e), ct[idx], ignore_index=-1))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += loss.item() * len(idx)
-            n_ok += int(((lr_.argmax(1) == rt[idx]) & (ls_.argmax(1) == st[idx])).sum())
+        t0 = time.time()
+        tot, n_ok = run_epoch(net, head, opt, sched, (xt, rt, st, ct), draw, gen, BATCH)
         log(f"epoch {ep + 1}/{epochs}: loss {tot / epoch_size:.4f}, "
             f"train acc {n_ok / epoch_size:.4f}, {time.time() - t0:.0f} s")
     net.eval()

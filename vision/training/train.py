@@ -37,6 +37,7 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -162,13 +163,10 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int,
     varied form without every epoch costing a pass over all of it. `seed` sets the
     initial weights and the draws: ensemble members differ only by it.
     """
-    from vision.training.augment import augment
-
     torch.manual_seed(seed)
     net = IndexNet()
     head = CosineHead(EMBED_DIM, 53)
-    card = np.where(r == 13, 52, r * 4 + np.minimum(s, 3))
-    card = np.where(s < 0, -1, card)  # real photos: suit unknown, ignored
+    card = card_labels(r, s)
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()  # uint8 NCHW
     rt, st, ct = torch.from_numpy(r), torch.from_numpy(s), torch.from_numpy(card)
     params = list(net.parameters()) + list(head.parameters())
@@ -181,24 +179,46 @@ def train(x: np.ndarray, r: np.ndarray, s: np.ndarray, epochs: int,
     for ep in range(epochs):
         net.train()
         perm = torch.randperm(len(x), generator=gen)[:per_epoch]
-        tot, n_ok, t0 = 0.0, 0, time.time()
-        for i in range(0, per_epoch, bs):
-            idx = perm[i:i + bs]
-            xb = augment(xt[idx].float() / 255.0, gen)
-            lr_, ls_, e = net(xb)
-            loss = (F.cross_entropy(lr_, rt[idx], ignore_index=-1)
-                    + F.cross_entropy(ls_, st[idx], ignore_index=-1)
-                    + 0.5 * F.cross_entropy(head(e), ct[idx], ignore_index=-1))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += loss.item() * len(idx)
-            n_ok += int(((lr_.argmax(1) == rt[idx]) & (ls_.argmax(1) == st[idx])).sum())
+        t0 = time.time()
+        tot, n_ok = run_epoch(net, head, opt, sched, (xt, rt, st, ct), perm, gen, bs)
         log(f"epoch {ep + 1}/{epochs}: loss {tot / per_epoch:.4f}, "
             f"train acc {n_ok / per_epoch:.4f}, {time.time() - t0:.0f} s")
     net.eval()
     return net
+
+
+def card_labels(r: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """The cosine head's class per patch: card r * 4 + s of 52, 52 "not an index",
+    -1 where the suit is unknown (real photos, rank only: ignored by that loss)."""
+    card = np.where(r == 13, 52, r * 4 + np.minimum(s, 3))
+    return np.where(s < 0, -1, card)
+
+
+def run_epoch(net: IndexNet, head: nn.Module, opt: torch.optim.Optimizer, sched: Any,
+              data: tuple[torch.Tensor, ...], draw: torch.Tensor, gen: torch.Generator,
+              batch: int) -> tuple[float, int]:
+    """One pass over the patches `draw` (indices into data = (patches uint8 NCHW,
+    rank, suit, card labels)), in batches augmented afresh: rank + suit + half the
+    cosine head's cross-entropy. Returns (summed loss, patches right at rank and
+    suit). train and finetune share it."""
+    from vision.training.augment import augment
+
+    xt, rt, st, ct = data
+    tot, n_ok = 0.0, 0
+    for i in range(0, len(draw), batch):
+        idx = draw[i:i + batch]
+        xb = augment(xt[idx].float() / 255.0, gen)
+        lr_, ls_, e = net(xb)
+        loss = (F.cross_entropy(lr_, rt[idx], ignore_index=-1)
+                + F.cross_entropy(ls_, st[idx], ignore_index=-1)
+                + 0.5 * F.cross_entropy(head(e), ct[idx], ignore_index=-1))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        tot += loss.item() * len(idx)
+        n_ok += int(((lr_.argmax(1) == rt[idx]) & (ls_.argmax(1) == st[idx])).sum())
+    return tot, n_ok
 
 
 def export(net: IndexNet, path: Path) -> None:
