@@ -54,9 +54,9 @@ def measure(arg: str, clf: IndexClassifier, verbose: bool) -> str:
     seed, n, quads = int(parts[1]), int(parts[2]), parts[3]
     rep = evaluate_rendered(clf, _decks(kind), n, seed=seed, quads=quads)
     t = rep.all
-    lines = [f"{arg}: right {t.correct}/{t.n} ({t.accuracy:.1%}) wrong {t.wrong} "
-             f"abstain {t.abstained} phantoms {rep.phantoms} "
-             f"backs read {rep.backs_read}/{rep.backs}"]
+    lines = [(f"{arg}: right {t.correct}/{t.n} ({t.accuracy:.1%}) wrong {t.wrong} "
+              f"abstain {t.abstained} phantoms {rep.phantoms} "
+              f"backs read {rep.backs_read}/{rep.backs}")]
     if verbose:
         lines += [f"  wrong: {e}" for e in t.wrong_examples]
     return "\n".join(lines)
