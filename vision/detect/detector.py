@@ -2,9 +2,10 @@
 card lies on which, and the upright crops of its visible corner indices.
 
 How (see the modules for why): gather edge evidence at a bounded work scale; propose
-quads from closed outlines (whole cards), from right-angled corners of merged
-outlines (overlapping cards) and from straight borders crossing an outline found
-whole (a fan whose outline is card-shaped itself: splits.py) and at faint seams and
+quads from closed outlines (whole cards: whole.py), from right-angled corners of
+merged outlines (overlapping cards: proposals.py) and from straight borders
+crossing an outline found whole (a fan whose outline is card-shaped itself:
+splits.py) and at faint seams and
 the ends of a row of cards each partly over the next (rows.py), and beside a card
 found whole at the end of an outline holding it (beside.py); snap them onto the
 edges, the ones falling just short again from further away (rescue.py); credit a
@@ -42,6 +43,7 @@ from vision.detect.rescue import snap_again
 from vision.detect.sizes import drop_tiny
 from vision.detect.squeeze import second_look
 from vision.detect.stacking import stack_order
+from vision.detect.whole import contours, outline_quads
 from vision.types import VisionError
 
 __all__ = ["BadFrame", "DetectorConfig", "check_image", "detect_cards"]
@@ -125,11 +127,11 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     h, w = ev.shape
     min_short = max(10.0, config.min_card_frac * max(h, w))
     min_area = min_short * min_short * g.ASPECT_MIN * 0.8
-    cs = proposals.contours(ev, min_area)
+    cs = contours(ev, min_area)
     whole: list[np.ndarray] = []
     rest: list[np.ndarray] = []
     for c in cs:
-        found, plain = proposals.outline_quads(c)
+        found, plain = outline_quads(c)
         whole.extend(found)
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
