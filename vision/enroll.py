@@ -117,15 +117,22 @@ def list_decks() -> list[str]:
     return sorted(p.name for p in d.iterdir() if (p / "manifest.json").is_file())
 
 
+def _enrolled(name: str) -> Path:
+    """The folder of the enrolled deck `name` (remove_deck and load_deck find it
+    alike); raises UnknownEnrolledDeck where none is."""
+    path = data_dir() / _check_name(name)
+    if not (path / "manifest.json").is_file():
+        raise UnknownEnrolledDeck(name, list_decks())
+    return path
+
+
 def remove_deck(name: str) -> None:
     """Delete an enrolled deck.
 
     Raises:
         UnknownEnrolledDeck: no such deck.
     """
-    path = data_dir() / _check_name(name)
-    if not (path / "manifest.json").is_file():
-        raise UnknownEnrolledDeck(name, list_decks())
+    path = _enrolled(name)
     shutil.rmtree(path)
 
 
@@ -189,9 +196,7 @@ def load_deck(name: str) -> EnrolledDeck:
     Raises:
         UnknownEnrolledDeck: no such deck.
     """
-    path = data_dir() / _check_name(name)
-    if not (path / "manifest.json").is_file():
-        raise UnknownEnrolledDeck(name, list_decks())
+    path = _enrolled(name)
     manifest = json.loads((path / "manifest.json").read_text())
     with np.load(path / "patches.npz") as z:
         patches, labels = z["patches"], [str(x) for x in z["labels"]]

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vision.evaluate import RenderedReport, match_rendered, tally_scene
+from vision.evaluate import RenderedReport, tally_scene
+from vision.evaluate_match import match_rendered
 from vision.types import Frame
 
 if TYPE_CHECKING:

@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.evaluate import INDEX_SHOWN, Tally, best_matches
+from vision.evaluate_match import INDEX_SHOWN, Tally, best_matches
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import index_quads
 from vision.scene.spec import CardTruth

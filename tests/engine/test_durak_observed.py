@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from durak_helpers import OUT_BOUTS, OUT_DEAL
 from rules_helpers import ev, play, rejects
 
 from engine.cards import Suit
@@ -21,14 +22,6 @@ from engine.header import Header
 
 # Seat 1 holds 6H, the lowest trump: with hands he must attack first.
 LOW = ["7S 8S 9S 10S JS QS", "6H 6D 7D 8D 9D 10D"]
-OUT_DEAL = [
-    "7S 8S 9S 10S JS QS",
-    "7C 8C 9C 7D 8D 9D",
-    "7H 8H 9H QC QD QH",
-    "KC KD KH AC AD AH",
-    "6S 10C 10D 10H JC JH",
-    "6C 6D 6H KS AS JD",
-]
 
 
 def observed(hands: list[str], trump: str = "AH", **kw: Any) -> DurakState:
@@ -118,18 +111,7 @@ def test_cards_taken_back_may_be_played_only_by_the_taker() -> None:
 
 def test_hand_sizes_are_exact_without_hands() -> None:
     state = observed(OUT_DEAL, "AS", dealer=5)
-    play(
-        state,
-        {"seat": 4, "attack": ["10C"]},
-        {"seat": 5, "defend": [["10C", "KS"]]},
-        {"bout": "beaten"},
-        {"seat": 5, "attack": ["6C", "6D", "6H"]},
-        {"seat": 0, "defend": [["6C", "7S"], ["6D", "8S"], ["6H", "9S"]]},
-        {"seat": 1, "attack": ["7C", "8D"]},
-        {"seat": 2, "attack": ["9H"]},
-        {"seat": 0, "defend": [["7C", "10S"], ["8D", "JS"], ["9H", "QS"]]},
-        {"bout": "beaten"},
-    )
+    play(state, *OUT_BOUTS)
     view = state.public_view()
     assert view["hand_sizes"] == [0, 4, 5, 6, 5, 2] and view["out"] == [0]
     # AS, the trump card shown at the deal, is known to be in the dealer's (seat 5's) hand

@@ -91,7 +91,7 @@ def _quads(rng: np.random.Generator, n: int) -> list[np.ndarray]:
 
 
 def test_quad_kernels_equal_geometry() -> None:
-    # proposals' compiled shape test and corner order must be geometry's exactly,
+    # whole.py's compiled shape test and corner order must be geometry's exactly,
     # compiled or not (CARDTABLE_NO_JIT=1), at both angle tolerances.
     qs = _quads(np.random.default_rng(3), 5000)
     shaped = 0

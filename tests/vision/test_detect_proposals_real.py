@@ -1,4 +1,4 @@
-"""Detector proposals (vision.detect.proposals) on real phone photos: cards that got
+"""Detector proposals (vision.detect.whole, proposals) on real phone photos: cards that got
 no quad at all among the hypotheses.
 
 Each test failed on the commit before its fix (f60f437)."""

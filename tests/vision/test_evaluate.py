@@ -1,4 +1,5 @@
-"""vision.evaluate's own arithmetic: the figures `make bench` prints rest on it."""
+"""vision.evaluate's own arithmetic (evaluate_match.py, evaluate_real.py, evaluate_timing.py):
+the figures `make bench` prints rest on it."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def test_known_label_mistakes_are_corrected() -> None:
 
 
 def test_pip_timing_for_the_bench_counts_whole_cards() -> None:
-    from vision.evaluate import _time_pips
+    from vision.evaluate_timing import time_pips
     from vision.training.split import heldout_decks
 
     decks = heldout_decks()
@@ -80,5 +81,5 @@ def test_pip_timing_for_the_bench_counts_whole_cards() -> None:
         import pytest
 
         pytest.skip("card art unavailable")
-    all_ms, _, _, n = _time_pips(decks, n_scenes=2)
+    all_ms, _, _, n = time_pips(decks, n_scenes=2)
     assert n >= 4 and 0 < all_ms < 1000

@@ -1,6 +1,6 @@
 """kernels.huber_lines is cv2.fitLine(points, DIST_HUBER, 0, 0.01, 0.01), bit for bit.
 
-Why a test: proposals.fit_sides takes its side lines from the kernel when numba is
+Why a test: whole.fit_sides takes its side lines from the kernel when numba is
 there and from cv2.fitLine when not; a reading must not depend on which. The point
 sets are what fit_sides feeds it: points along a side with pixel noise, a few far
 off (a printed index the outline bent around), from 5 points (every restart the
@@ -14,7 +14,7 @@ import pytest
 
 from vision.detect import kernels
 from vision.detect.kernels.lines import huber_lines
-from vision.detect.proposals import fit_sides
+from vision.detect.whole import fit_sides
 
 
 def _side_points(rng: np.random.Generator, n: int) -> np.ndarray:

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.detect.evidence import Evidence
-from vision.detect.proposals import outline_quads
+from vision.detect.whole import outline_quads
 
 #: The darkest channel's outlines are proposed only where it is at least this much
 #: brighter inside than around (brighter_inside, 0..255): card paper on the cloth. Wood

@@ -2,9 +2,10 @@
 card lies on which, and the upright crops of its visible corner indices.
 
 How (see the modules for why): gather edge evidence at a bounded work scale; propose
-quads from closed outlines (whole cards), from right-angled corners of merged
-outlines (overlapping cards) and from straight borders crossing an outline found
-whole (a fan whose outline is card-shaped itself: splits.py) and at faint seams and
+quads from closed outlines (whole cards: whole.py), from right-angled corners of
+merged outlines (overlapping cards: proposals.py) and from straight borders
+crossing an outline found whole (a fan whose outline is card-shaped itself:
+splits.py) and at faint seams and
 the ends of a row of cards each partly over the next (rows.py), and beside a card
 found whole at the end of an outline holding it (beside.py); snap them onto the
 edges, the ones falling just short again from further away (rescue.py); credit a
@@ -16,7 +17,8 @@ first, covered cards as big as the ones seen whole, half a card chosen as the
 card grown to the card (extend.py), a court card whose border hardly shows grown
 from the frame printed round its picture (frames.py);
 then decide, for each pair that overlaps, which is on top, so that an index hidden
-under another card is not handed to the recogniser. A photo whose cards show it
+under another card is not handed to the recogniser (stacking.py), and describe each
+card as a `CardCandidate` (describe.py). A photo whose cards show it
 resized non-uniformly is searched once more unsqueezed, the two looks merged
 (squeeze.py).
 """
@@ -28,19 +30,20 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detect import beside, darkest, outline, proposals, prune, refine, rows, select, splits
+from vision.detect import beside, darkest, proposals, prune, refine, rows, select, splits
 from vision.detect import geometry as g
 from vision.detect.candidate import CardCandidate
 from vision.detect.cutoff import credit_cut_off
+from vision.detect.describe import describe
 from vision.detect.evidence import Evidence, gather
 from vision.detect.extend import extend_parts
-from vision.detect.faces import looks_face_down
 from vision.detect.frames import grow_frames
 from vision.detect.printed import printed_on_card, white_level
 from vision.detect.rescue import snap_again
 from vision.detect.sizes import drop_tiny
 from vision.detect.squeeze import second_look
-from vision.recognize.patch import index_quads_and_patches
+from vision.detect.stacking import stack_order
+from vision.detect.whole import contours, outline_quads
 from vision.types import VisionError
 
 __all__ = ["BadFrame", "DetectorConfig", "check_image", "detect_cards"]
@@ -111,11 +114,12 @@ def detect_cards(image: np.ndarray, config: DetectorConfig = DetectorConfig()) -
     merged = (second_look(image, ev, quads, support, lambda e: find_quads(e, config))
               if config.unsqueeze else None)
     if merged is not None:
-        quads = _stack_order(merged, ev)
+        quads = stack_order(merged, ev)
         support = [x.support for x in select.score_many(ev, quads)]
     full = refine.refine_full(image, [q / ev.scale for q in quads], ev.scale)
     box = g.boxes(quads)
-    return [_candidate(image, ev, i, quads, box, full, support[i], config) for i in range(len(quads))]
+    return [describe(image, ev, i, quads, box, full, support[i], config.with_patches)
+            for i in range(len(quads))]
 
 
 def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
@@ -123,11 +127,11 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     h, w = ev.shape
     min_short = max(10.0, config.min_card_frac * max(h, w))
     min_area = min_short * min_short * g.ASPECT_MIN * 0.8
-    cs = proposals.contours(ev, min_area)
+    cs = contours(ev, min_area)
     whole: list[np.ndarray] = []
     rest: list[np.ndarray] = []
     for c in cs:
-        found, plain = proposals.outline_quads(c)
+        found, plain = outline_quads(c)
         whole.extend(found)
         if not plain:
             rest.append(c)  # not plainly a card: also try it corner by corner
@@ -215,7 +219,7 @@ def find_quads(ev: Evidence, config: DetectorConfig) -> list[np.ndarray]:
     grown, pieces = grow_frames(ev, printed, cards, white)
     if grown:
         cards = [c for i, c in enumerate(cards) if i not in pieces] + grown
-    return _stack_order(cards, ev)
+    return stack_order(cards, ev)
 
 
 def _distinct(quads: list[np.ndarray], grid: float = 2.0) -> list[np.ndarray]:
@@ -313,107 +317,3 @@ def _typical_sizes(scored: list[select.Scored]) -> list[tuple[float, float]]:
         out.add((float(lo[0]), float(lo[1])))
         out.add((float(hi[0]), float(hi[1])))
     return sorted(out)
-
-
-def on_top(ev: Evidence, a: np.ndarray, b: np.ndarray) -> bool:
-    """True if card `a` lies on `b`: where they overlap, `a`'s border is visible (it
-    casts an edge) while `b`'s border runs hidden under `a`."""
-    pts, on = outline.outline_on(ev, np.stack([a, b]).astype(np.float32), 40)
-    return _on_top(pts, on, a, b)
-
-
-def _on_top(pts: np.ndarray, on: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
-    """`on_top` from the outline samples of a and b (outline.outline_on, n=40)."""
-    ia = outline.inside_quads(pts[0], [_shrink(b, 3.0)], 0.0)
-    ib = outline.inside_quads(pts[1], [_shrink(a, 3.0)], 0.0)
-    sa = float(on[0][ia].mean()) if ia.any() else 0.5
-    sb = float(on[1][ib].mean()) if ib.any() else 0.5
-    return sa >= sb
-
-
-def _shrink(q: np.ndarray, px: float) -> np.ndarray:
-    c = q.mean(axis=0)
-    d = q - c
-    n = np.linalg.norm(d, axis=1, keepdims=True) + 1e-9
-    return (c + d * np.maximum(0.0, n - px) / n).astype(np.float32)
-
-
-def _stack_order(quads: list[np.ndarray], ev: Evidence) -> list[np.ndarray]:
-    """Order so that every card comes after all the cards lying on it."""
-    n = len(quads)
-    above: list[set[int]] = [set() for _ in range(n)]
-    if n < 2:
-        return list(quads)
-    # Every card's outline sampled once (outline_on is the same row by row).
-    pts, on = outline.outline_on(ev, np.stack(quads).astype(np.float32), 40)
-    box = g.boxes(quads)
-    for i in range(n):
-        for j in range(i + 1, n):
-            if g.apart(box[i], box[j]) or g.intersection_area(quads[i], quads[j]) <= 1.0:
-                continue
-            if _on_top(pts[[i, j]], on[[i, j]], quads[i], quads[j]):
-                above[j].add(i)
-            else:
-                above[i].add(j)
-    order: list[int] = []
-    placed: set[int] = set()
-    while len(order) < n:
-        ready = [i for i in range(n) if i not in placed and above[i] <= placed]
-        if not ready:  # a cycle (three cards each on the next): keep detection order
-            ready = [min(i for i in range(n) if i not in placed)]
-        ready.sort(key=lambda i: (quads[i][:, 1].mean(), quads[i][:, 0].mean()))
-        for i in ready:
-            order.append(i)
-            placed.add(i)
-    return [quads[i] for i in order]
-
-
-def _candidate(
-    image: np.ndarray, ev: Evidence, i: int, quads: list[np.ndarray],
-    box: list[tuple[float, float, float, float]], full: list[np.ndarray],
-    support: float, config: DetectorConfig,
-) -> CardCandidate:
-    """Build the candidate for quads[i] (work scale, bounding boxes `box`; full[i]
-    at full resolution); quads[:i] may lie on it."""
-    q_work = quads[i]
-    q = g.ordered(full[i])
-    covers = [quads[j] / ev.scale for j in range(i)
-              if not g.apart(box[i], box[j]) and g.intersection_area(q_work, quads[j]) > 1.0]
-    area = g.quad_area(q)
-    hidden = sum(g.intersection_area(q, c) for c in covers)
-    visible = float(max(0.0, 1.0 - hidden / area)) if area > 0 else 0.0
-    regions, both = index_quads_and_patches(image, q)
-    flags = []
-    for iq in regions:
-        ia = g.quad_area(iq)
-        hid = sum(g.intersection_area(iq, c) for c in covers)
-        inside = _inside_image(iq, image.shape)
-        flags.append(bool(hid <= 0.08 * ia and inside))
-    index_visible = (flags[0], flags[1])
-    patches: tuple[np.ndarray, ...] = ()
-    corners: tuple[int, ...] = ()
-    if config.with_patches and any(flags):
-        patches = tuple(p for p, f in zip(both, flags) if f)
-        corners = tuple(c for c, f in zip((0, 2), flags) if f)
-    seen = [p for p, f in zip(both, flags) if f] or both
-    return CardCandidate(
-        corners=g.to_quad(q),
-        face_down=looks_face_down(image, q, seen),
-        score=round(support, 3),
-        visible=round(visible, 3),
-        index_visible=index_visible,
-        index_patches=patches,
-        patch_corners=corners,
-    )
-
-
-def _inside_image(q: np.ndarray, shape: tuple[int, ...], margin: float = 1.0) -> bool:
-    """Whether the quad lies within the image, give or take `margin` pixels
-    (compared as plain floats: the same test as on numpy's float32 minima and
-    maxima, without eight numpy calls a corner of every card)."""
-    h, w = shape[:2]
-    xs, ys = q[:, 0].tolist(), q[:, 1].tolist()
-    return bool(
-        min(xs) >= -margin and min(ys) >= -margin
-        and max(xs) <= w - 1 + margin and max(ys) <= h - 1 + margin
-    )

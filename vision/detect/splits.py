@@ -2,7 +2,7 @@
 
 Why: cards fanned out side by side, their ends in line, make an outline that is
 card-shaped itself (three cards of 6 x 9 cm, each 2 cm past the one on it: 10 x 9 cm)
-and is found whole (proposals.outline_quads); inside it the cards' borders meet its
+and is found whole (whole.outline_quads); inside it the cards' borders meet its
 sides in T-junctions, not corners, so no corner guess (proposals.corner_hypotheses)
 finds them. A straight edge crossing such an outline from side to side gives the parts
 either side of it and card-sized quads reaching from it (`split_guesses`).

@@ -3,7 +3,7 @@
 The real photos carry whole-card boxes with a rank label, no corners and no suit; the
 project's detector supplies the quads (matched to the labelled boxes by IoU) and so
 the patches, exactly as at run time. Suits stay unknown (label -1: ignored by the
-loss). images/test is never read here: it only measures (vision.evaluate).
+loss). images/test is never read here: it only measures (vision.evaluate_real).
 
 Every fifth photo of images/train (`is_calibration_photo`, by a hash of the file name,
 so adding photos moves none) is kept out of training: it checks the abstention
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import REAL_PHOTOS, _box_iou, real_labels
+from vision.evaluate_match import box_iou
+from vision.evaluate_real import REAL_PHOTOS, real_labels
 from vision.types import RANKS
 
 IGNORE = -1
@@ -48,7 +49,7 @@ def _matched_cards(root: Path, split: str, keep: Callable[[str], bool] | None
             for c in cands:
                 q = np.asarray(c.corners)
                 b = (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())
-                iou = _box_iou(box, b)
+                iou = box_iou(box, b)
                 if iou > best_iou:
                     best, best_iou = c, iou
             if best is not None:

@@ -1,6 +1,6 @@
 """Compiled (numba) loops of the detector's hottest per-quad steps, by the module
-that calls them (fits: refine/proposals; lines: proposals' robust side fits;
-outline: select; paper: faces; quads, splits: proposals; blank; seams; sides:
+that calls them (fits: refine/whole; lines: whole's robust side fits;
+outline: select; paper: faces; quads: whole; splits; blank; seams; sides:
 refine; printed).
 
 Why compiled: after every exact numpy speed-up, what was left of these steps was

@@ -1,4 +1,4 @@
-"""Kernels of refine and proposals: outline points along a quad's sides, side
+"""Kernels of refine and whole: outline points along a quad's sides, side
 line fits (numpy's pairwise summation order) and the corners where fitted sides cross."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from vision.detect.kernels._jit import _compiled, _inner
 @_compiled("int64(float32[:, ::1], float32[:, ::1], float32, float32[:, :, ::1], int64[::1])")
 def select_side_points(pts: np.ndarray, q: np.ndarray, band: float, out: np.ndarray,
                        counts: np.ndarray) -> int:
-    """For proposals.fit_sides: copy the outline points (N, 2) lying along the middle
+    """For whole.fit_sides: copy the outline points (N, 2) lying along the middle
     70% of each side i of the quad q (4, 2), within `band` px across it, into
     out[i, :counts[i]]. Returns the smallest count. Single precision throughout, limits
     worked out in double and rounded, as the numpy version did."""
@@ -47,7 +47,7 @@ def select_side_points(pts: np.ndarray, q: np.ndarray, band: float, out: np.ndar
 
 @_compiled("boolean(float32[:, ::1], float32[:, ::1])")
 def cross_sides(lines: np.ndarray, res: np.ndarray) -> bool:
-    """For proposals.fit_sides: corner i where fitted line i-1 meets line i (lines
+    """For whole.fit_sides: corner i where fitted line i-1 meets line i (lines
     (4, 4) as cv2.fitLine gives them: vx, vy, x0, y0), into res (4, 2); False if two
     neighbouring lines are (nearly) parallel."""
     for i in range(4):

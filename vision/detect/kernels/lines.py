@@ -1,4 +1,4 @@
-"""Kernel of proposals.fit_sides: cv2.fitLine(points, cv2.DIST_HUBER, 0, reps, aeps)
+"""Kernel of whole.fit_sides: cv2.fitLine(points, cv2.DIST_HUBER, 0, reps, aeps)
 for the four sides of a quad at once, the same figures bit for bit.
 
 Why: fit_sides fits four sides of every outline quad (about 40 lines a bench frame,

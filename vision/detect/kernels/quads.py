@@ -1,5 +1,5 @@
-"""Kernels of proposals: is one simplified outline a card-shaped quad, and that quad
-in the detector's corner order.
+"""Kernels of whole.py (and beside.py): is one simplified outline a card-shaped
+quad, and that quad in the detector's corner order.
 
 Why: every outline in the frame (about twenty) is simplified at a few tolerances,
 and each four-vertex result is tested (geometry.is_card_shaped) and ordered
