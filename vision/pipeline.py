@@ -45,6 +45,7 @@ import numpy as np
 
 from vision.detect import CardCandidate, DetectorConfig, check_image, detect_cards
 from vision.detect import geometry as g
+from vision.recognize import inkcolour
 from vision.recognize.decksuits import SuitSigns
 from vision.recognize.gamesigns import GameSigns
 from vision.recognize.reader import one_of_each, read_candidates, without_doubles
@@ -307,7 +308,7 @@ class Pipeline:
         kept: dict[str, Any] = {"known": self.signs.known, "found": found} \
             if self.keep_signs else {}
         for i, s in zip(todo, read_candidates(self.recognizer, image, [cands[i] for i in todo],
-                                              **kept)):
+                                              ink_certain=inkcolour.CERTAIN, **kept)):
             out[i] = s
         # A card kept from the last frame and one read now may be read as the same.
         cards = one_of_each([o for o in out if o is not None],

@@ -27,7 +27,8 @@ class CountingRecognizer:
     """Reads a patch of mostly white paper as an index and anything else (a back) as
     no index; the n-th pair of white patches it is shown (a card's two corners) reads
     as the n-th card of a list, so that every card read differs (a deck holds each card
-    once: the reader unreads repeats). Remembers how many patches it saw."""
+    once: the reader unreads repeats), its suit for certain. Remembers how many
+    patches it saw."""
 
     deck = None
     CARDS: ClassVar[list[str]] = [f"{r}{s}" for s in "CDHS"
@@ -47,7 +48,9 @@ class CountingRecognizer:
             if paper_share(p) > 0.5:
                 card = self.CARDS[self.white // 2 % len(self.CARDS)]
                 self.white += 1
-                out.append(Reading(card[:-1], card[-1], 0.99, 0.99, 0.99, 0.0))
+                # (its suit named for certain: the live Pipeline does not ask the
+                # ink, which would refute a made-up suit: inkcolour.CERTAIN)
+                out.append(Reading(card[:-1], card[-1], 0.99, 0.99, 1.0, 0.0))
             else:
                 out.append(Reading(None, None, 0.0, 0.0, 0.0, 0.99))
         return out

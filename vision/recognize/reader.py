@@ -8,7 +8,8 @@ second opinion (fallback.py), gives a second look (one more call) to those whose
 corners agreed but fell short of the bars, and lets the frame's sure cards tell an
 unsure black suit (decksuits.py): cheapest first, so that the cards one settles
 spare the next. A card read whose pips count another rank is then not given
-(`pipcheck.pips_contradict`); nor is a card read at one corner of an outline
+(`pipcheck.pips_contradict`), nor one whose index ink is surely of the other colour
+than its suit (inkcolour.py), nor is a card read at one corner of an outline
 shorter than a card, seen whole: an outline round two cards (onecorner.py). It
 reports backs as backs, and finally applies `one_of_each`. `read_image` is the
 same composition without state: detect, then read (what each patch read is
@@ -26,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize import decksuits, onecorner, pipcheck, turn
+from vision.recognize import decksuits, inkcolour, onecorner, pipcheck, turn
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
@@ -73,8 +74,13 @@ def _patches(image: np.ndarray, cand: Any) -> list[np.ndarray]:
 
 def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                     known: decksuits.SuitSigns | None = None,
-                    found: list[decksuits.SuitSigns] | None = None) -> list[CardSighting]:
+                    found: list[decksuits.SuitSigns] | None = None,
+                    ink_certain: float | None = None) -> list[CardSighting]:
     """One CardSighting per candidate, in order (see module).
+
+    `ink_certain`: cards whose corners name their suit this surely are not asked
+    about their ink (inkcolour.speaks_against; the live Pipeline passes
+    inkcolour.CERTAIN for its frame's budget); None: every card given is.
 
     `known`/`found`: suit signs of the deck kept from earlier frames, and a list that
     gets this frame's sure signs appended (decksuits.settle_suits; the live Pipeline
@@ -157,6 +163,12 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                     and i not in by_pips
                     and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
                 verdicts[i] = CardReading(None, 0.0, None, None)
+    shown = {i: (ps, turned_reads[2 * k:2 * k + 2]) for k, (i, (_, ps)) in
+             enumerate(turns.items()) if i in moved}
+    for i, v in enumerate(verdicts):  # ink of the other colour than the card's suit
+        if v is not None and v.card is not None and inkcolour.speaks_against(
+                v, *shown.get(i, (cuts[i], firsts[i])), certain=ink_certain):
+            verdicts[i] = CardReading(None, 0.0, None, None)
     for i, v in enumerate(verdicts):  # an outline round two cards read at one corner
         if (v is not None and v.card is not None and i not in moved and i not in by_pips
                 and onecorner.two_cards_in_one(cands, i, v, firsts[i], image.shape)):
