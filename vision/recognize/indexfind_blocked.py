@@ -87,7 +87,16 @@ CARD_WIDTH = 7.1
 
 def on_paper_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
     """The mark turned by the tilt at which it stands at the corner of a card whose
-    paper stops at an object's edge (see module), or None."""
+    paper stops at an object's edge down its column (see module) or across its top
+    margin (indexfind_side.on_paper_side: a block over the card's side), or None."""
+    from vision.recognize.indexfind_side import on_paper_side
+
+    return _column_blocked(image, mark) or on_paper_side(image, mark)
+
+
+def _column_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
+    """on_paper_blocked's first case: the card's paper stops down its column at an
+    object's edge (see module)."""
     from vision.recognize.objectedge import contrast
 
     mid = np.array(mark.middle, np.float32)

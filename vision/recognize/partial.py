@@ -56,6 +56,7 @@ from vision.recognize.objectedge import (
     table_bands,
 )
 from vision.recognize.offframe import on_photo_edge
+from vision.recognize.onecorner import SHORTER_THAN_A_CARD
 from vision.recognize.overlap import covered_share, quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.readings import combine
@@ -64,8 +65,13 @@ from vision.recognize.strips import face_up_candidate
 #: A card's long side over its short one (poker 88/63).
 CARD_ASPECT = 1.4
 #: The grown card must be at least this much longer across the cut than the part
-#: in view (else the outline is the card, or nearly: nothing to grow) ...
-MIN_GROW = 1.2
+#: in view (else the outline is the card, or nearly: nothing to grow) ... Set so
+#: that every outline the reading rule finds too short for a card
+#: (onecorner.SHORTER_THAN_A_CARD, 1.25: 1.4 / 1.25 = 1.12) may be grown: at 1.2,
+#: outlines of 1.17-1.25 fell between the two rules, read surely at their index
+#: corner yet given no card (rendered training photos seed 31, photo 43: a JH
+#: whose far end lies under a book, its outline 1.22 long over wide).
+MIN_GROW = CARD_ASPECT / SHORTER_THAN_A_CARD
 #: ... and at most this much (a sliver of a card shows no whole index).
 MAX_GROW = 3.2
 #: Lengths the grown card is read at, as shares of the guessed one (the guess first).
