@@ -36,7 +36,8 @@ import numpy as np
 from vision.recognize.indexfind_blocked import on_paper_blocked
 from vision.recognize.indexfind_marks import IndexMark, card_quad, index_marks, on_paper
 from vision.recognize.indexfind_squeeze import squeezed_finds
-from vision.recognize.indexsize import frame_height, frame_size_finds, marks_off
+from vision.recognize.indexown import marks_to_try, own_size_finds
+from vision.recognize.indexsize import frame_height, frame_size_finds
 from vision.recognize.offframe import on_paper_cut
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import extract_index_patches, index_quads
@@ -195,12 +196,18 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     size = frame_card_size([q for q, c, s in zip(quads, cands, sightings) if s.card
                             and all(getattr(c, "index_visible", (True, True)))])
     # Marks no card was grown from by the deck's usual proportions: at the frame's
-    # card size (indexsize.py), off the cards read; with no card read at both
-    # corners, the size of the cards grown from their index on paper.
-    found = found + frame_size_finds(
-        clf, image, marks_off(unfound, [q for q, s in zip(quads, sightings) if s.card]),
-        frame_height(size if size is not None
-                     else frame_card_size([f.quad for f in distinct(found)])))
+    # card size (indexsize.py), off the cards read (but at an unread outline's
+    # index corner: indexown.marks_to_try); with no card read at both corners, the
+    # size of the cards grown from their index on paper. Those left: at their own
+    # size, within the frame's (indexown.py).
+    height = frame_height(size if size is not None
+                          else frame_card_size([f.quad for f in distinct(found)]))
+    at_frame, left = frame_size_finds(clf, image, marks_to_try(
+        unfound, [q for q, s in zip(quads, sightings) if s.card],
+        [r for r, ok in regions if ok], [r for r, ok in regions if not ok]), height)
+    found = found + at_frame
+    found = found + own_size_finds(clf, image, left, height,
+                                   [f.reading.card for f in found if f.reading.card])
     finds = distinct(found)
     if not finds:
         return list(cands)

@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.recognize.indexfind_marks import CORNER_DOWN, CORNER_RIGHT, IndexMark
@@ -65,27 +64,20 @@ def frame_height(size: float | None) -> float | None:
     return None if size is None else size / float(np.sqrt(CARD_ASPECT))
 
 
-def marks_off(marks: Sequence[IndexMark], quads: Sequence[np.ndarray]) -> list[IndexMark]:
-    """The marks lying in none of `quads` (cards read: their own pips and indices)."""
-    return [m for m in marks if not any(
-        cv2.pointPolygonTest(np.asarray(q, np.float32).reshape(-1, 1, 2),
-                             (float(m.middle[0]), float(m.middle[1])), False) >= 0
-        for q in quads)]
-
-
 def frame_size_finds(clf: Any, image: np.ndarray, marks: Sequence[IndexMark],
-                     height: float | None) -> list[Any]:
+                     height: float | None) -> tuple[list[Any], list[IndexMark]]:
     """indexfind Finds for the `marks` tried at the frame's card `height` (see
-    module); none when no height is told."""
+    module), none when no height is told; and the marks that found none (for
+    indexown.py)."""
     from vision.recognize.indexfind import Find, agree
 
     if height is None or not marks:
-        return []
+        return [], list(marks)
     quads = [frame_quad(m, k * height) for m in marks for k in FRAME_TRIES]
     patches = [extract_index_patches(image, q)[0] for q in quads]
     reads = clf.classify(patches)
     per = len(FRAME_TRIES)
-    out = []
+    out, left = [], []
     for m in range(len(marks)):
         tries = range(m * per, (m + 1) * per)
         verdicts = {t: combine([reads[t]], clf.calibration) for t in tries}
@@ -93,4 +85,6 @@ def frame_size_finds(clf: Any, image: np.ndarray, marks: Sequence[IndexMark],
         if verdicts[best].card is not None and agree([reads[t] for t in tries],
                                                      clf.calibration):
             out.append(Find(quads[best], patches[best], verdicts[best]))
-    return out
+        else:
+            left.append(marks[m])
+    return out, left

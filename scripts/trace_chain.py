@@ -1,0 +1,181 @@
+"""Trace the cards the recogniser reads from their true quads but the stills chain
+does not, on rendered table scenes (development only: training and calibration decks).
+
+    python scripts/trace_chain.py KIND SEED N [OUTDIR]     KIND: train or cal
+
+Renders the same scenes as `vision.evaluate.evaluate_rendered(clf, decks, N, SEED,
+quads=...)` (8 cards, overlap 0.4, face down 0.1), reads each from its true quads and
+through the stills chain (`reader._still_candidates`, then `read_candidates` and
+`without_doubles`, as `quads="detect"`), and for each scored card read right from its
+true quad but not by the chain prints one line with its cause:
+
+- `wrong`: the chain read it as another card;
+- `dropped`: a step's candidate on the card (IoU >= ON_CARD) read it right when that
+  step's list was read, but the chain's end does not give it (the step named is the
+  first that had it);
+- `unread`: a final candidate cuts the card's visible index (INDEX_IOU of the index
+  regions) but reads nothing;
+- `off`: a final candidate lies on the card (IoU >= NEAR) but its index regions miss
+  the visible index;
+- `union`: a raw outline holds this card and another, nothing on the card alone;
+- `never`: no outline near the card.
+
+Each card's neighbourhood is saved as OUTDIR/{kind}{seed}_s{scene}_k{k}_{card}_{cause}.png:
+truth green, raw outlines red, final candidates blue, the nearest final candidate's
+index regions yellow. The totals line gives the chain's right / wrong / phantoms as
+evaluate_rendered counts them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+#: A step's candidate is "on" the card from this IoU with the true quad.
+ON_CARD = 0.5
+#: ... near it (an outline off the card) from this IoU.
+NEAR = 0.3
+#: A candidate cuts the card's index when one of its index regions overlaps a visible
+#: true index region by this IoU.
+INDEX_IOU = 0.6
+
+
+def index_iou(truth: Any, corners: Any) -> float:
+    """Best IoU of one of `corners`' index regions with a visible true index region."""
+    from vision.recognize.overlap import quad_iou
+    from vision.recognize.patch import index_quads
+
+    mine = index_quads(corners)
+    return max((quad_iou(r.quad, q) for r in truth.index_regions if r.visible for q in mine),
+               default=0.0)
+
+
+def holds_two(truth: list[Any], k: int, corners: Any) -> bool:
+    """Does `corners` hold most of card k and of another card, without being card k?"""
+    from vision.recognize.overlap import quad_iou
+
+    def share(a: Any) -> float:
+        a = np.asarray(a, np.float32).reshape(4, 2)
+        b = np.asarray(corners, np.float32).reshape(4, 2)
+        return cv2.intersectConvexConvex(a, b)[0] / max(float(cv2.contourArea(a)), 1e-6)
+
+    return (share(truth[k].corners) > 0.6 and quad_iou(truth[k].corners, corners) < ON_CARD
+            and any(share(o.corners) > 0.5 for m, o in enumerate(truth) if m != k))
+
+
+def main(argv: list[str]) -> int:
+    from vision.detect import detect_cards
+    from vision.evaluate import _TruthCandidate, match_rendered
+    from vision.recognize.classifier import IndexClassifier
+    from vision.recognize.indexfind import find_by_index
+    from vision.recognize.memo import ReadingMemo
+    from vision.recognize.oneplace import refuse_clashes
+    from vision.recognize.overlap import quad_iou
+    from vision.recognize.partial import find_partial
+    from vision.recognize.patch import extract_index_patches, index_quads
+    from vision.recognize.reader import read_candidates, without_doubles
+    from vision.recognize.strips import find_strips
+    from vision.recognize.unions import split_unions
+    from vision.scene import SceneRenderer, random_scene_spec
+    from vision.training.split import calibration_decks, training_decks
+
+    kind, seed, n = argv[0], int(argv[1]), int(argv[2])
+    out = Path(argv[3]) if len(argv) > 3 else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    cv2.setNumThreads(1)
+    clf = IndexClassifier.load()
+    decks = {"train": training_decks, "cal": calibration_decks}[kind]()
+    names = [d if isinstance(d, str) else d.name for d in decks]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    causes: Counter[str] = Counter()
+    tot = Counter()
+    for i in range(n):
+        spec = random_scene_spec(rng, names, 8, overlap=0.4, face_down=0.1)
+        image, truth = renderer.render(spec, rng)
+        tc = []
+        for t in truth:
+            vis = tuple(r.visible for r in t.index_regions) or (False, False)
+            patches = None if t.face_down else tuple(
+                p for p, v in zip(extract_index_patches(image, t.corners), vis) if v)
+            tc.append(_TruthCandidate(t.corners, t.face_down, vis, patches, t.visible_fraction))
+        tread = read_candidates(clf, image, tc)
+        memo = ReadingMemo(clf)
+        raw = detect_cards(image)
+        stages: dict[str, list[Any]] = {"raw": raw}
+        stages["unions"] = split_unions(memo, image, raw)
+        stages["strips"] = find_strips(memo, image, stages["unions"])
+        stages["indexfind"] = find_by_index(memo, image, stages["strips"])
+        stages["clash"] = refuse_clashes(memo, image, stages["indexfind"], stages["unions"])
+        final = stages["partial"] = find_partial(memo, image, stages["clash"])
+        reads = {k: read_candidates(memo, image, v) for k, v in stages.items()}
+        read = without_doubles(read_candidates(clf, image, final))
+        match = match_rendered(truth, read)
+        tot["phantoms"] += sum(1 for j, s in enumerate(read) if j not in match and s.card)
+        for k, t in enumerate(truth):
+            if t.face_down or not any(r.visible for r in t.index_regions):
+                continue
+            j = match[k]
+            got = read[j].card if j is not None else None
+            tot["n"] += 1
+            tot["truth_right"] += tread[k].card == t.card
+            tot["right"] += got == t.card
+            tot["wrong"] += got is not None and got != t.card
+            if got == t.card or (tread[k].card != t.card and got is None):
+                continue
+            on_iou = [quad_iou(t.corners, c.corners) for c in final]
+            near = int(np.argmax(on_iou)) if on_iou else None
+            first = next((name for name, cs in stages.items()
+                          for c, s in zip(cs, reads[name])
+                          if s.card == t.card and quad_iou(t.corners, c.corners) >= ON_CARD),
+                         None)
+            idx = max((index_iou(t, c.corners) for c in final), default=0.0)
+            if got is not None:
+                cause = "wrong"
+            elif first is not None:
+                cause = f"dropped@{first}"
+            elif idx >= INDEX_IOU:
+                cause = "unread"
+            elif on_iou and max(on_iou) >= NEAR:
+                cause = "off"
+            elif any(holds_two(truth, k, c.corners) for c in raw):
+                cause = "union"
+            else:
+                cause = "never"
+            causes[cause.split("@")[0]] += 1
+            best = {name: max((quad_iou(t.corners, c.corners) for c in cs), default=0.0)
+                    for name, cs in stages.items()}
+            print(f"{cause:18s} s{i} k{k} {t.card:3s} {t.deck:24s} vis={t.visible_fraction:.2f} "
+                  f"idx={idx:.2f} got={got} "
+                  + " ".join(f"{name}={v:.2f}" for name, v in best.items()), flush=True)
+            if out:
+                q = np.asarray(t.corners, np.float32)
+                x0, y0 = np.maximum(q.min(0) - 60, 0).astype(int)
+                x1, y1 = (q.max(0) + 60).astype(int)
+                im = image.copy()
+                for c in raw:
+                    cv2.polylines(im, [np.asarray(c.corners, np.int32).reshape(4, 2)], True,
+                                  (0, 0, 255), 1)
+                for c in final:
+                    cv2.polylines(im, [np.asarray(c.corners, np.int32).reshape(4, 2)], True,
+                                  (255, 0, 0), 1)
+                cv2.polylines(im, [q.astype(np.int32)], True, (0, 255, 0), 2)
+                if near is not None:
+                    for r in index_quads(final[near].corners):
+                        cv2.polylines(im, [np.asarray(r, np.int32)], True, (0, 255, 255), 1)
+                cv2.imwrite(str(out / f"{kind}{seed}_s{i}_k{k}_{t.card}_{cause}.png"),
+                            im[y0:y1, x0:x1])
+    print(f"{kind}:{seed}:{n}: right {tot['right']}/{tot['n']} wrong {tot['wrong']} "
+          f"phantoms {tot['phantoms']} (true quads {tot['truth_right']}); "
+          + ", ".join(f"{c} {v}" for c, v in causes.most_common()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
