@@ -8,6 +8,9 @@ standard table; this runs any seed or split on its own, one line of counts each)
     python scripts/measure.py photos:4321:60       phone-like photos of held-out decks
     python scripts/measure.py photos:4321:60:train ... of training decks
 
+`--model PATH` reads with another model (its index.json and second opinion beside
+it), e.g. a candidate from vision.training.finetune before it is adopted.
+
 `quads` is truth (the recogniser alone), detect (the stills chain) or live (the
 referee's Pipeline). A held-out seed measured here must not then guide development:
 keep seeds you look into apart from seeds you report.
@@ -65,11 +68,16 @@ def measure(arg: str, clf: IndexClassifier, verbose: bool) -> str:
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
     args = [a for a in argv if a != "-v"]
+    model = None
+    if "--model" in args:
+        i = args.index("--model")
+        model = args[i + 1]
+        del args[i:i + 2]
     if not args:
         print(__doc__)
         return 2
     cv2.setNumThreads(1)
-    clf = IndexClassifier.load()
+    clf = IndexClassifier.load(model)
     for arg in args:
         t0 = time.perf_counter()
         print(measure(arg, clf, verbose) + f"  ({time.perf_counter() - t0:.0f} s)", flush=True)

@@ -5,7 +5,9 @@ lost to: a corner read right at a probability under the calibrated bars
 (index.json). A longer run from scratch costs ~30 min of a core per network; this
 starts from the exported weights and trains a few short epochs at a low learning
 rate on fresh training-deck patches (draws train.py never made: chunk indices from
-FRESH_START) and the real training photos' patches, then exports over the model and
+FRESH_START), "none" patches cut from training decks' backs by loose outlines
+(backs.py: a back that prints a fan of aces was read as AD by the first fine-tune)
+and the real training photos' patches, then exports over the model and
 recalibrates it and its second opinion (fallback_bars), so index.json stays
 consistent. Drawing more often what the starting network finds hard (its own loss,
 `--uniform` under 1) was measured and did not pay (UNIFORM_SHARE).
@@ -19,7 +21,8 @@ statistics would renormalise the folded convolutions and throw the start away.
 scale) first.
 
 Run: `python -m vision.training.finetune [--model vision/models/index.onnx]
-[--views N] [--scenes N] [--epochs E] [--epoch-size N] [--lr LR] [--no-install]`.
+[--views N] [--scenes N] [--back-views N] [--epochs E] [--epoch-size N] [--lr LR]
+[--no-install]`.
 Time on the shared 2-core machine: see vision/recognize/README.md.
 """
 
@@ -50,14 +53,22 @@ FRESH_START = 10_000
 UNIFORM_SHARE = 1.0
 HARD_CAP = 4.0
 #: The schedule measured best (2 epochs of 40k draws from ~16k fresh patches and
-#: the real ones, peak rate 1e-4, a thirtieth of train.py's). Not adopted: it read
-#: a face-down card (its back prints an ace of diamonds) as AD; figures in
+#: the real ones, peak rate 1e-4, a thirtieth of train.py's). Not adopted: without
+#: the backs' patches it read a face-down card (its back prints an ace of diamonds)
+#: as AD; with them it reads fewer detected cards (BACK_VIEWS); figures in
 #: vision/recognize/README.md.
 EPOCHS = 2
 EPOCH_SIZE = 40_000
 LR = 1e-4
 VIEWS = 4000
 SCENES = 500
+#: Views of training decks' backs cut by loose outlines (backs.py, 3 "none" patches
+#: each), so the network learns that a printed face on a back is no index. Measured
+#: (2026-11-30, session 13; README): 2000 views (6000 patches, 27% of the pool) and
+#: 700 (2100) both left the back of kde/nicu-white unread, but both read fewer
+#: detected cards (calibration seed 5: 358 -> 355 / 354; training seed 7: 367 -> 361
+#: / 360) and 2000 added 2 wrong: not adopted; 700 is the gentler of the two.
+BACK_VIEWS = 700
 BATCH = 256
 
 
@@ -191,17 +202,27 @@ def finetune(net: IndexNet, x: np.ndarray, r: np.ndarray, s: np.ndarray,
     return net
 
 
-def fresh_pool(views: int, scenes: int, workers: int, real_repeat: int = 6, log=print
+def fresh_pool(views: int, scenes: int, workers: int, real_repeat: int = 6, log=print,
+               back_views: int = 0, model: Path = MODEL
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Fresh training-deck patches (train.synthesise from FRESH_START) and the real
-    training photos' rank-only patches, repeated as train.py repeats them."""
+    """Fresh training-deck patches (train.synthesise from FRESH_START), `back_views`
+    views' "none" patches of training backs cut by loose outlines (backs.py, mined
+    with the starting network at `model`) and the real training photos' rank-only
+    patches, repeated as train.py repeats them."""
+    from vision.training.backs import back_patches
     from vision.training.real import is_calibration_photo, real_patches
     from vision.training.train import TRAIN_SCENES, TRAIN_VIEWS, synthesise
 
     t0 = time.time()
     parts = [synthesise(TRAIN_VIEWS, views, workers, start=FRESH_START),
              synthesise(TRAIN_SCENES, scenes, workers, start=FRESH_START)]
-    log(f"fresh pool: {sum(len(p[0]) for p in parts)} patches, {time.time() - t0:.0f} s")
+    n_none = sum(int((p[1] == 13).sum()) for p in parts)
+    log(f"fresh pool: {sum(len(p[0]) for p in parts)} patches ({n_none} none), "
+        f"{time.time() - t0:.0f} s")
+    if back_views > 0:
+        t0 = time.time()
+        parts.append(back_patches(model, back_views, workers))
+        log(f"backs: {len(parts[-1][0])} none patches, {time.time() - t0:.0f} s")
     if real_repeat > 0:
         xr, rr, _ = real_patches(keep=lambda name: not is_calibration_photo(name))
         parts.append((np.concatenate([xr] * real_repeat), np.concatenate([rr] * real_repeat),
@@ -218,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="default: over --model")
     ap.add_argument("--views", type=int, default=VIEWS)
     ap.add_argument("--scenes", type=int, default=SCENES)
+    ap.add_argument("--back-views", type=int, default=BACK_VIEWS,
+                    help="views of training backs cut by loose outlines (backs.py)")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--epoch-size", type=int, default=EPOCH_SIZE)
     ap.add_argument("--lr", type=float, default=LR)
@@ -229,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     torch.set_num_threads(1)  # see train.main
     t0 = time.time()
-    x, r, s = fresh_pool(args.views, args.scenes, args.workers)
+    x, r, s = fresh_pool(args.views, args.scenes, args.workers, back_views=args.back_views,
+                         model=args.model)
     net = from_onnx(args.model)
     print(f"start weights match {args.model} to {check_start(net, args.model, x[:512]):.1e}",
           flush=True)
@@ -239,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     export(net, out)
     if not args.no_install:
         recalibrate(out, workers=args.workers, extra={"finetune": {
-            "views": args.views, "scenes": args.scenes, "epochs": args.epochs,
+            "views": args.views, "scenes": args.scenes, "back_views": args.back_views,
+            "epochs": args.epochs,
             "epoch_size": args.epoch_size, "lr": args.lr, "uniform": args.uniform,
             "start": FRESH_START,
             "seconds": round(time.time() - t0)}})
