@@ -94,7 +94,10 @@ def second_look(image: np.ndarray, cands: list[Any], chain: Chain, read: Read
                 ) -> list[Any]:
     """`cands` (the stills chain's candidates of `image`), with the cards read on
     `image` unsqueezed added (see module). `chain(image)` gives a photo's
-    candidates, `read(image, cands)` their sightings."""
+    candidates, `read(image, cands)` their sightings. A photo with no candidate
+    gets no look (an empty table: no real train photo is one)."""
+    if not cands:
+        return cands
     first = read(image, cands)
     k = told_squeeze(cands, first)
     if k is not None:
