@@ -55,3 +55,13 @@ def test_cards_lost_to_the_squeeze_are_read_at_the_squeeze_the_others_tell() -> 
     # IMG_2655 at 0.8 x 1: the ten and ace read, the king beside them not; the
     # frame unsqueezed at the squeeze the two tell reads it too
     assert 0 in read_right_on_real_train("IMG_2655.JPG", 0.8, 1.0)
+
+
+def test_a_photo_with_no_candidate_gets_no_look() -> None:
+    from vision.recognize.unsqueeze import second_look
+
+    def never(*_: object) -> list[object]:
+        raise AssertionError("looked at an empty photo")
+
+    image = np.zeros((378, 504, 3), np.uint8)
+    assert second_look(image, [], never, never) == []
