@@ -32,7 +32,8 @@ cuts indices askew) is not believed at all. An unread candidate of the first
 look where a card is added gives way to it.
 
 Real train photos (right of 527, before -> after; 0 wrong before and after):
-1 x 1 503 -> 513, 0.8 x 1 484 -> 497, 1 x 0.8 494 -> 511. Stills only: it costs
+1 x 1 503 -> 513, 0.8 x 1 484 -> 497, 1 x 0.8 494 -> 511, 0.75 x 1 456 -> 480
+(its one wrong, IMG_2653's Q read K, before and after). Stills only: it costs
 one more run of the stills chain on a photo whose read cards tell a squeeze past
 LOOK_LOG, two on a photo with none read; the live pipeline makes no such look.
 """
