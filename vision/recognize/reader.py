@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize import decksuits, inkcolour, onecorner, pipcheck, turn
+from vision.recognize import decksuits, inkcolour, onecorner, pipcheck, turn, unsqueeze
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
@@ -324,6 +324,15 @@ def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect
 
 
 def _still_candidates(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> list[Any]:
+    """`_chain`'s candidates, with those it finds on the photo unsqueezed at the
+    squeeze its read cards show added (unsqueeze.py: a photo resized
+    non-uniformly)."""
+    return unsqueeze.second_look(
+        image, _chain(memo, image, detect), lambda im: _chain(memo, im, detect),
+        lambda im, cands: read_candidates(memo, im, cands))
+
+
+def _chain(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> list[Any]:
     """`detect`'s candidates after unions, strips, indexfind and partial (a card
     under a book read from its part in view), all reading through the photo's
     `memo`."""
