@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vision_helpers import training_photo
 
 from vision.detect import CardCandidate
 from vision.recognize.partial import grown_cards
@@ -66,20 +67,6 @@ def clf():  # type: ignore[no-untyped-def]
     return IndexClassifier.load()
 
 
-def _photo(seed: int, i: int):  # type: ignore[no-untyped-def]
-    """Photo `i` of the phone-like photos of the training decks drawn with `seed`, as
-    `scripts/measure.py photos:SEED:N:train` draws them: (spec, image, truth)."""
-    from vision.scene.photos import random_photo_spec, render_photo
-    from vision.training.split import training_decks
-
-    decks = [d.name for d in training_decks()]
-    rng = np.random.default_rng(seed)
-    for _ in range(i + 1):
-        spec = random_photo_spec(rng, decks)
-    image, truth = render_photo(spec, np.random.default_rng([seed, i]))
-    return spec, image, truth
-
-
 def _read(clf, image):  # type: ignore[no-untyped-def]
     from vision.recognize.reader import read_candidates, still_detector, without_doubles
 
@@ -97,7 +84,7 @@ def test_a_lone_card_under_a_board_is_grown_at_no_squeeze(clf, photo: int, card:
     so is askew and reads nothing; grown at 1 too, it reads surely."""
     from vision.recognize.overlap import quad_iou
 
-    spec, image, truth = _photo(31, photo)
+    spec, image, truth = training_photo(31, photo)
     assert spec.occluded and [t.card for t in truth] == [card]
     assert truth[0].visible_fraction < 0.75
     read = _read(clf, image)
@@ -109,6 +96,6 @@ def test_an_outline_over_the_hidden_end_reads_the_corner_in_view(clf) -> None:  
     """Training decks seed 31, photo 111: a 3S under an AH and a board, its outline
     running on to the board's edge over its hidden end; of the grown card's two index
     corners inside the outline, the hidden one came first and read nothing."""
-    spec, image, truth = _photo(31, 111)
+    spec, image, truth = training_photo(31, 111)
     assert spec.occluded and [t.card for t in truth] == ["3S", "AH"]
     assert "3S" in [s.card for s in _read(clf, image)]

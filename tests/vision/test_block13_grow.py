@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vision_helpers import training_photo
 
 from vision.recognize.onecorner import SHORTER_THAN_A_CARD
 from vision.recognize.partial import CARD_ASPECT, grown_cards
@@ -39,20 +40,6 @@ def clf():  # type: ignore[no-untyped-def]
     return IndexClassifier.load()
 
 
-def _photo(seed: int, i: int):  # type: ignore[no-untyped-def]
-    """Photo `i` of the phone-like photos of the training decks drawn with `seed`, as
-    `scripts/measure.py photos:SEED:N:train` draws them: (spec, image, truth)."""
-    from vision.scene.photos import random_photo_spec, render_photo
-    from vision.training.split import training_decks
-
-    decks = [d.name for d in training_decks()]
-    rng = np.random.default_rng(seed)
-    for _ in range(i + 1):
-        spec = random_photo_spec(rng, decks)
-    image, truth = render_photo(spec, np.random.default_rng([seed, i]))
-    return spec, image, truth
-
-
 def test_a_card_whose_outline_stops_at_a_book_is_read(clf) -> None:  # type: ignore[no-untyped-def]
     """Training decks seed 31, photo 43: a JH whose far end lies under a book; its
     outline stops at the book's edge, 1.22 long over wide, reads JH surely at its
@@ -61,7 +48,7 @@ def test_a_card_whose_outline_stops_at_a_book_is_read(clf) -> None:  # type: ign
     from vision.recognize.overlap import quad_iou
     from vision.recognize.reader import read_candidates, still_detector, without_doubles
 
-    spec, image, truth = _photo(31, 43)
+    spec, image, truth = training_photo(31, 43)
     assert spec.occluded
     (jh,) = [t for t in truth if t.card == "JH"]
     assert jh.visible_fraction < 0.8

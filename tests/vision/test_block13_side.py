@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vision_helpers import training_photo
 
 from vision.recognize.indexfind_blocked import on_paper_blocked
 from vision.recognize.indexfind_marks import IndexMark, on_paper
@@ -60,27 +61,13 @@ def test_a_sliver_of_a_card_is_not_taken() -> None:
     assert on_paper_side(img, mark) is None
 
 
-def _photo(seed: int, i: int):  # type: ignore[no-untyped-def]
-    """Photo `i` of the phone-like photos of the training decks drawn with `seed`, as
-    `scripts/measure.py photos:SEED:N:train` draws them: (spec, image, truth)."""
-    from vision.scene.photos import random_photo_spec, render_photo
-    from vision.training.split import training_decks
-
-    decks = [d.name for d in training_decks()]
-    rng = np.random.default_rng(seed)
-    for _ in range(i + 1):
-        spec = random_photo_spec(rng, decks)
-    image, truth = render_photo(spec, np.random.default_rng([seed, i]))
-    return spec, image, truth
-
-
 def test_a_books_printed_lines_give_no_side_blocked_index() -> None:
     """Training decks seed 32, photo 74: a book's page beside an 8S, whose printed
     lines make some 2500 glyph-like pairs, many with a paper column; the page
     beside them is no table, and none is taken."""
     from vision.recognize.indexfind_marks import index_marks
 
-    spec, image, _ = _photo(32, 74)
+    spec, image, _ = training_photo(32, 74)
     assert spec.occluded
     marks = index_marks(image)
     assert len(marks) > 1000
@@ -102,7 +89,7 @@ def test_a_card_under_a_block_over_its_side_is_read(clf) -> None:  # type: ignor
     from vision.recognize.overlap import quad_iou
     from vision.recognize.reader import read_candidates, still_detector, without_doubles
 
-    spec, image, truth = _photo(32, 5)
+    spec, image, truth = training_photo(32, 5)
     assert spec.occluded
     (card,) = [t for t in truth if t.card == "7C"]
     read = [s for s in without_doubles(read_candidates(clf, image, still_detector(clf)(image)))

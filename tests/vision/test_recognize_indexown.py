@@ -6,31 +6,10 @@ a card read."""
 from __future__ import annotations
 
 import numpy as np
-from vision_helpers import training_scene
+from vision_helpers import stills_read_right
 
 from vision.recognize.indexfind_marks import IndexMark
 from vision.recognize.indexown import marks_to_try
-
-
-def _check_read(seed: int, scene: int, cards: tuple[str, ...]) -> None:
-    """The stills chain reads `cards` of that training scene where they lie, and
-    nothing wrong nor where no card lies."""
-    import cv2
-
-    from vision.evaluate import match_rendered
-    from vision.recognize.classifier import IndexClassifier
-    from vision.recognize.reader import read_candidates, still_detector, without_doubles
-
-    cv2.setNumThreads(1)
-    clf = IndexClassifier.load()
-    image, truth = training_scene(seed, scene)
-    read = without_doubles(read_candidates(clf, image, still_detector(clf)(image)))
-    match = match_rendered(truth, read)
-    got = {t.card: read[j].card for t, j in zip(truth, match) if j is not None}
-    for card in cards:
-        assert got.get(card) == card, (card, got)
-    assert all(v is None or v == k for k, v in got.items()), got
-    assert sum(1 for j, s in enumerate(read) if s.card and j not in match) == 0
 
 
 def test_a_card_smaller_than_the_frames_is_found_at_its_index_size() -> None:
@@ -38,7 +17,7 @@ def test_a_card_smaller_than_the_frames_is_found_at_its_index_size() -> None:
     the frame's card height, its index mark refused by the paper test and its
     tries at the frame's size disagreeing; at its own size it reads 6D three times
     surely, and is read where it lies."""
-    _check_read(7, 51, ("6D",))
+    stills_read_right(7, 51, ("6D",))
 
 
 def test_a_card_over_two_read_cards_is_found_at_its_outlines_index_corner() -> None:
@@ -47,7 +26,7 @@ def test_a_card_over_two_read_cards_is_found_at_its_outlines_index_corner() -> N
     inside those read cards' quads but at its own unread outline's index corners,
     so they are tried (at the frame's size they disagree, the 7D 0.72 of it; at
     their own size they read 7D)."""
-    _check_read(7, 38, ("7D",))
+    stills_read_right(7, 38, ("7D",))
 
 
 def test_marks_inside_a_read_card_are_tried_only_at_an_unread_index_corner() -> None:

@@ -285,3 +285,44 @@ def training_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
         image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
                                                          face_down=0.1), rng)
     return image, truth
+
+
+def stills_read(image: np.ndarray) -> list:
+    """The stills chain's cards of `image`, as `cardtable recognize` reads them."""
+    import cv2
+
+    from vision.recognize.classifier import IndexClassifier
+    from vision.recognize.reader import read_candidates, still_detector, without_doubles
+
+    cv2.setNumThreads(1)
+    clf = IndexClassifier.load()
+    return without_doubles(read_candidates(clf, image, still_detector(clf)(image)))
+
+
+def stills_read_right(seed: int, scene: int, cards: tuple[str, ...]) -> None:
+    """The stills chain reads `cards` of that training scene where they lie, and
+    nothing wrong nor where no card lies."""
+    from vision.evaluate import match_rendered
+
+    image, truth = training_scene(seed, scene)
+    read = stills_read(image)
+    match = match_rendered(truth, read)
+    got = {t.card: read[j].card for t, j in zip(truth, match) if j is not None}
+    for card in cards:
+        assert got.get(card) == card, (card, got)
+    assert all(v is None or v == k for k, v in got.items()), got
+    assert sum(1 for j, s in enumerate(read) if s.card and j not in match) == 0
+
+
+def training_photo(seed: int, i: int):  # type: ignore[no-untyped-def]
+    """Photo `i` of the phone-like photos of the training decks drawn with `seed`, as
+    `scripts/measure.py photos:SEED:N:train` draws them: (spec, image, truth)."""
+    from vision.scene.photos import random_photo_spec, render_photo
+    from vision.training.split import training_decks
+
+    decks = [d.name for d in training_decks()]
+    rng = np.random.default_rng(seed)
+    for _ in range(i + 1):
+        spec = random_photo_spec(rng, decks)
+    image, truth = render_photo(spec, np.random.default_rng([seed, i]))
+    return spec, image, truth

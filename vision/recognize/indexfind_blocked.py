@@ -44,7 +44,6 @@ import numpy as np
 
 from vision.recognize.indexfind_marks import (
     COLUMN,
-    COLUMN_PAPER,
     CORNER_DOWN,
     CORNER_RIGHT,
     TILTS,
@@ -54,6 +53,7 @@ from vision.recognize.indexfind_marks import (
     column_and_top,
     like_paper,
     mark_paper,
+    paper_run,
     turned,
 )
 
@@ -138,16 +138,9 @@ def _paper_stop(image: np.ndarray, mid: np.ndarray, down: np.ndarray, step: floa
     n = int((MAX_DOWN - COLUMN[0]) * PER_STEP) + 1
     d = np.linspace(COLUMN[0], MAX_DOWN, n, dtype=np.float32)
     pts = mid[None, :] + (step * d)[:, None] * down[None, :]
-    h, w = image.shape[:2]
-    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
-    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    ok = np.zeros(n, bool)
-    ok[inside] = like_paper(image[ys[inside], xs[inside]].astype(np.float32) + 1.0, paper)
-    share = np.cumsum(ok) / np.arange(1, n + 1)
-    good = np.where((share >= COLUMN_PAPER) & ok)[0]
-    if not len(good):
+    stop = paper_run(image, pts, d, paper)
+    if stop is None:
         return None
-    stop = float(d[good[-1]])
     return stop if MIN_DOWN <= stop < MAX_DOWN - BEYOND[1] + BEYOND[0] else None
 
 

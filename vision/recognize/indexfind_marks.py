@@ -222,5 +222,21 @@ def like_paper(vals: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return (bright >= PAPER_SHARE * level) & (tint <= PAPER_TINT)
 
 
+def paper_run(image: np.ndarray, pts: np.ndarray, d: np.ndarray,
+              paper: np.ndarray) -> float | None:
+    """How far along a line of samples (`pts` (n, 2) at distances `d`) the card runs
+    on as `paper`: the farthest paper sample up to which COLUMN_PAPER of the samples
+    are paper (samples off the photo are not); None when none is. Shared by the
+    blocked-index tests, which ask where a card's paper stops under a block."""
+    h, w = image.shape[:2]
+    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    ok = np.zeros(len(d), bool)
+    ok[inside] = like_paper(image[ys[inside], xs[inside]].astype(np.float32) + 1.0, paper)
+    share = np.cumsum(ok) / np.arange(1, len(d) + 1)
+    good = np.where((share >= COLUMN_PAPER) & ok)[0]
+    return float(d[good[-1]]) if len(good) else None
+
+
 #: Largest difference of a paper sample's normalised colour from the paper's.
 PAPER_TINT = 0.12

@@ -40,8 +40,8 @@ from vision.recognize.indexfind_marks import (
     IndexMark,
     _paper_share,
     column_and_top,
-    like_paper,
     mark_paper,
+    paper_run,
     turned,
 )
 
@@ -104,16 +104,9 @@ def _margin_stop(image: np.ndarray, mid: np.ndarray, down: np.ndarray, right: np
     n = int(SIDE_MAX * PER_STEP) + 1
     d = np.linspace(0.0, SIDE_MAX, n, dtype=np.float32)
     pts = mid[None, :] + step * (TOP_ROW[0] * down[None, :] + d[:, None] * right[None, :])
-    h, w = image.shape[:2]
-    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
-    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    ok = np.zeros(n, bool)
-    ok[inside] = like_paper(image[ys[inside], xs[inside]].astype(np.float32) + 1.0, paper)
-    share = np.cumsum(ok) / np.arange(1, n + 1)
-    good = np.where((share >= COLUMN_PAPER) & ok)[0]
-    if not len(good):
+    stop = paper_run(image, pts, d, paper)
+    if stop is None:
         return None
-    stop = float(d[good[-1]])
     return stop if SIDE_MIN <= stop < SIDE_MAX - BEYOND[0] else None
 
 
