@@ -97,8 +97,6 @@ def on_paper_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
 def _column_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
     """on_paper_blocked's first case: the card's paper stops down its column at an
     object's edge (see module)."""
-    from vision.recognize.objectedge import contrast
-
     mid = np.array(mark.middle, np.float32)
     paper = mark_paper(image, mark)
     if paper is None:
@@ -116,14 +114,31 @@ def _column_blocked(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
         beyond = _rows(mid, down, right, mark.step, stop + BEYOND[0], stop + BEYOND[1])
         if _paper_share(image, beyond, paper) > NOT_PAPER:
             continue
-        obj_pts = _off_paper(image, beyond, paper)
-        table_pts = [_off_paper(image, p, paper)
-                     for p in _beside(mid, down, right, mark.step, stop)]
-        tables = [_lab_at(image, p) for p in table_pts if len(p)]
-        if not len(obj_pts) or not tables:
-            continue
-        obj = _lab_at(image, obj_pts)
-        seen.append((min(contrast(obj, table) for table in tables), down))
+        c = block_contrast(image, beyond, _beside(mid, down, right, mark.step, stop), paper)
+        if c is not None:
+            seen.append((c, down))
+    return blocked_way(mark, seen)
+
+
+def block_contrast(image: np.ndarray, beyond: np.ndarray, besides: list[np.ndarray],
+                   paper: np.ndarray) -> float | None:
+    """How far what lies `beyond` a card's paper stop differs from the table
+    `besides` the card (the least objectedge.contrast over the table samples); None
+    when either shows no off-paper sample."""
+    from vision.recognize.objectedge import contrast
+
+    obj_pts = _off_paper(image, beyond, paper)
+    tables = [_lab_at(image, p) for p in (_off_paper(image, q, paper) for q in besides)
+              if len(p)]
+    if not len(obj_pts) or not tables:
+        return None
+    obj = _lab_at(image, obj_pts)
+    return min(contrast(obj, table) for table in tables)
+
+
+def blocked_way(mark: IndexMark, seen: list[tuple[float, np.ndarray]]) -> IndexMark | None:
+    """The mark turned the first way up whose block stands out, when the tilts judged
+    (`seen`: contrast, down) show a block by their median (BLOCK_CONTRAST)."""
     if not seen or float(np.median([c for c, _ in seen])) < BLOCK_CONTRAST:
         return None
     down = next(d for c, d in seen if c >= BLOCK_CONTRAST)

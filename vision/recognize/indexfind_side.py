@@ -62,8 +62,7 @@ DOWN_TO = 7.5
 def on_paper_side(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
     """The mark turned by the tilt at which it stands at the corner of a card whose
     side lies under an object (see module), or None."""
-    from vision.recognize.indexfind_blocked import BLOCK_CONTRAST, NOT_PAPER, _lab_at, _off_paper
-    from vision.recognize.objectedge import contrast
+    from vision.recognize.indexfind_blocked import NOT_PAPER, block_contrast, blocked_way
 
     paper = mark_paper(image, mark)
     if paper is None:
@@ -82,18 +81,10 @@ def on_paper_side(image: np.ndarray, mark: IndexMark) -> IndexMark | None:
         beyond = _block(mid, down, right, mark.step, stop)
         if _paper_share(image, beyond, paper) > NOT_PAPER:
             continue
-        obj_pts = _off_paper(image, beyond, paper)
-        tables = [_lab_at(image, p) for p in
-                  (_off_paper(image, q, paper) for q in _beside(mid, down, right, mark.step, stop))
-                  if len(p)]
-        if not len(obj_pts) or not tables:
-            continue
-        obj = _lab_at(image, obj_pts)
-        seen.append((min(contrast(obj, table) for table in tables), down))
-    if not seen or float(np.median([c for c, _ in seen])) < BLOCK_CONTRAST:
-        return None
-    down = next(d for c, d in seen if c >= BLOCK_CONTRAST)
-    return IndexMark(mark.middle, (float(down[0]), float(down[1])), mark.step)
+        c = block_contrast(image, beyond, _beside(mid, down, right, mark.step, stop), paper)
+        if c is not None:
+            seen.append((c, down))
+    return blocked_way(mark, seen)
 
 
 def _margin_stop(image: np.ndarray, mid: np.ndarray, down: np.ndarray, right: np.ndarray,
