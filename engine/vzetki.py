@@ -47,16 +47,16 @@ from engine.events import Dummy, Event, Play, event_to_json
 from engine.game import GameState
 from engine.header import Header
 from engine.vzetki_rules import (
-    MASK_BITS,
     SUIT_INDEX,
     check_seat,
+    check_voids_possible,
     checked_play,
-    impossible_voids,
     sort_events,
     top_rank_option,
     trick_winner,
     void_reason,
 )
+from engine.vzetki_setup import check_deal, deal_hands, trump_option
 
 # ----- the game ---------------------------------------------------------------------
 
@@ -84,24 +84,21 @@ class VzetkiState(GameState):
         options = dict(options or {})
         cards = list(vzetki_deck(top_rank_option(cls.name, options)))
         rng.shuffle(cards)
-        hands: list[list[Card]] = [[], [], [], []]
-        for i, card in enumerate(cards):  # one at a time, from the dealer's left
-            hands[(dealer + 1 + i) % 4].append(card)
         return Header(
             game=cls.name, dealer=dealer, options=options,
-            hands=tuple(tuple(h) for h in hands), stock=(),
+            hands=deal_hands(cards, dealer), stock=(),
         )
 
     def _setup(self) -> None:
         self.top_rank = top_rank_option(self.name, self.options)
-        self.trump = self._trump_option()
+        self.trump = trump_option(self.options, self.header)
         self.deck = frozenset(vzetki_deck(self.top_rank))
         self.dummy_seat = (self.header.dealer + 1) % 4
         size = self.top_rank
         if self.header.piles is not None:
             raise RecordError("vzetki deals hands, not piles (piles are for vzetki-duo)")
         if self.header.hands is not None:
-            self._check_deal(size)
+            check_deal(self.header, self.deck, size)
             self.hands: tuple[frozenset[Card], ...] | None = tuple(
                 frozenset(h) for h in self.header.hands
             )
@@ -123,39 +120,6 @@ class VzetkiState(GameState):
         #: cards lying open in the dummy's hand count as seen), void suits per seat
         self.unseen: tuple[int, ...] = (self.top_rank,) * 4
         self.void_masks: tuple[int, ...] = (0, 0, 0, 0)
-
-    def _trump_option(self) -> Suit | None:
-        value = self.options.get("trump")
-        trump = None
-        if value is not None:
-            if not isinstance(value, str):
-                raise RecordError(f"vzetki: option trump must be a suit letter, got {value!r}")
-            trump = Suit.parse(value)
-        if self.header.trump is not None:
-            if trump is not None and trump != self.header.trump:
-                raise RecordError(
-                    f"header trump {self.header.trump} disagrees with option trump {trump}"
-                )
-            trump = self.header.trump
-        return trump
-
-    def _check_deal(self, size: int) -> None:
-        hands = self.header.hands
-        assert hands is not None
-        if len(hands) != 4:
-            raise RecordError(f"vzetki needs 4 hands, the header has {len(hands)}")
-        for seat, hand in enumerate(hands):
-            if len(hand) != size:
-                raise RecordError(f"seat {seat} was dealt {len(hand)} cards, not {size}")
-        if self.header.stock:
-            raise RecordError("vzetki deals every card: the stock must be empty")
-        dealt = [c for h in hands for c in h]
-        foreign = sorted({str(c) for c in dealt if c not in self.deck})
-        if foreign:
-            raise RecordError(f"not in the vzetki deck (1..{size}): {', '.join(foreign)}")
-        twice = sorted({str(c) for c in dealt if dealt.count(c) > 1})
-        if twice:
-            raise RecordError(f"dealt twice: {', '.join(twice)}")
 
     # ----- snapshot -----------------------------------------------------------------
 
@@ -261,39 +225,13 @@ class VzetkiState(GameState):
 
     def _check_voids_possible(self, seat: int) -> None:
         """Observed: can the unseen cards still be dealt to the hands, given who showed
-        void in which suit? If not, someone who did not follow suit held one (Hall's
-        condition, exact: a legal record never fails)."""
+        void in which suit? If not, someone who did not follow suit held one
+        (vzetki_rules.check_voids_possible)."""
         if self.hands is not None or not self.voids:
             return
         closed = self.dummy_seat if self.dummy_open is not None else -1
-        unseen, masks, sizes = self.unseen, self.void_masks, self.sizes
-        mask = impossible_voids(unseen, masks, sizes, closed)
-        if mask is None:
-            return
-        chosen = [SUITS[i] for i in MASK_BITS[mask] if unseen[i]]
-        able = [p for p in range(4) if p != closed
-                and any(not masks[p] >> SUIT_INDEX[s.value] & 1 for s in chosen)]
-        need = sum(unseen[SUIT_INDEX[s.value]] for s in chosen)
-        room = sum(sizes[p] for p in able)
-        words = " and ".join(s.word for s in chosen)
-        voids = [p for p in range(4) if p != closed and p not in able]
-        if len(chosen) == 1 and len(voids) == 1:  # one culprit: name the revoke
-            index = next(i for p, suit, i in self.voids
-                         if p == voids[0] and suit == chosen[0])
-            raise RevokeProven(
-                "vzetki.follow_suit",
-                f"line {index + 2}: {self._history_card(index)} was played on a "
-                f"{chosen[0].word[:-1]} lead although this player held one: "
-                f"{need} unseen {words} cannot all be elsewhere",
-                revoke_event=index, seat=seat,
-            )
-        raise IllegalPlay(
-            "vzetki.follow_suit",
-            f"{need} unseen {words} cannot all be in the hands of seats "
-            f"{', '.join(map(str, able)) or 'none'} ({room} cards): seat(s) "
-            f"{', '.join(map(str, voids))} did not follow {words} yet held one",
-            seat=seat,
-        )
+        check_voids_possible(self.unseen, self.void_masks, self.sizes, closed, self.voids,
+                             seat, self._history_card)
 
     def _check_revoke_proven(self, seat: int, shown: Sequence[Card]) -> None:
         """A card of a suit this seat earlier failed to follow proves that revoke."""

@@ -10,11 +10,11 @@ suit (or trump) wins, the numbered deck, and the counting proof of voids.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import SUITS, Card, Suit, card_list
-from engine.errors import IllegalPlay, NotYourTurn, RecordError
+from engine.errors import IllegalPlay, NotYourTurn, RecordError, RevokeProven
 from engine.events import Dummy, Event, Play, event_to_json
 
 SUIT_INDEX = {s.value: i for i, s in enumerate(SUITS)}
@@ -163,3 +163,49 @@ def impossible_voids(
         if need > room:
             return mask
     return None
+
+
+def check_voids_possible(
+    unseen: Sequence[int], void_masks: Sequence[int], sizes: Sequence[int], closed: int,
+    void_events: Sequence[tuple[int, Suit, int]], seat: int,
+    history_card: Callable[[int], str],
+) -> None:
+    """Observed records: can the unseen cards still be dealt to the hands, given who
+    showed void in which suit (impossible_voids, its arguments alike)? If not, someone
+    who did not follow suit held one (Hall's condition, exact: a legal record never
+    fails), and the event just applied by `seat` is rejected.
+
+    `void_events`: (seat, suit, event index) of each first failure to follow suit;
+    `history_card(index)`: how that event's card is named in a reason.
+
+    Raises:
+        RevokeProven: one seat alone can have held the suit: names the revoke's line.
+        IllegalPlay: otherwise, naming the seats that did not follow yet held one.
+    """
+    mask = impossible_voids(unseen, void_masks, sizes, closed)
+    if mask is None:
+        return
+    chosen = [SUITS[i] for i in MASK_BITS[mask] if unseen[i]]
+    able = [p for p in range(4) if p != closed
+            and any(not void_masks[p] >> SUIT_INDEX[s.value] & 1 for s in chosen)]
+    need = sum(unseen[SUIT_INDEX[s.value]] for s in chosen)
+    room = sum(sizes[p] for p in able)
+    words = " and ".join(s.word for s in chosen)
+    voids = [p for p in range(4) if p != closed and p not in able]
+    if len(chosen) == 1 and len(voids) == 1:  # one culprit: name the revoke
+        index = next(i for p, suit, i in void_events
+                     if p == voids[0] and suit == chosen[0])
+        raise RevokeProven(
+            "vzetki.follow_suit",
+            f"line {index + 2}: {history_card(index)} was played on a "
+            f"{chosen[0].word[:-1]} lead although this player held one: "
+            f"{need} unseen {words} cannot all be elsewhere",
+            revoke_event=index, seat=seat,
+        )
+    raise IllegalPlay(
+        "vzetki.follow_suit",
+        f"{need} unseen {words} cannot all be in the hands of seats "
+        f"{', '.join(map(str, able)) or 'none'} ({room} cards): seat(s) "
+        f"{', '.join(map(str, voids))} did not follow {words} yet held one",
+        seat=seat,
+    )

@@ -6,7 +6,8 @@ about a millisecond; when nothing changed beyond the noise (and a global brightn
 drift, e.g. a cloud or the camera's auto-exposure), the previous reading is returned
 as is, marked `changed=False`. When something changed, detection runs again, but a
 card found at the same place as before whose part of the thumbnail did not change
-keeps its earlier reading instead of being read again.
+keeps its earlier reading instead of being read again. What counts as a change, the
+thumbnail and where it changed are in vision/framechange.py.
 
 OpenCV runs on one thread once a Pipeline is made (`Pipeline(opencv_threads=...)`):
 on more, some of its loops give other edges, and a frame would read otherwise than
@@ -45,6 +46,7 @@ import numpy as np
 
 from vision.detect import CardCandidate, DetectorConfig, check_image, detect_cards
 from vision.detect import geometry as g
+from vision.framechange import ChangeConfig, changed_mask, region_moved, thumbnail
 from vision.recognize import inkcolour
 from vision.recognize.decksuits import SuitSigns
 from vision.recognize.gamesigns import GameSigns
@@ -62,24 +64,6 @@ class Recognizer(Protocol):
     deck: Any
 
     def classify(self, patches: list[np.ndarray]) -> list[Any]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeConfig:
-    """When a frame counts as unchanged.
-
-    The thumbnail is `thumb` pixels (width, height) of the grey frame, each an
-    average over a block of the frame (noise averages out). A thumbnail pixel has
-    changed when it differs by more than `pixel_delta` grey levels after removing the
-    median difference (global light drift); the frame has changed when more than
-    `max_changed` thumbnail pixels have. At 1280x720 a card covers about 60 of the
-    3600 thumbnail pixels, a moved card or a hand many more.
-    """
-
-    thumb: tuple[int, int] = (80, 45)
-    pixel_delta: float = 10.0
-    max_changed: int = 2
-    reuse_iou: float = 0.9
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -184,10 +168,10 @@ class Pipeline:
             vision.detect.BadFrame: the frame's image is not an image array.
         """
         image = check_image(frame.image)
-        thumb = self._thumbnail(image)
+        thumb = thumbnail(image, self.change.thumb)
         memo = self._memo
         if memo is not None and memo.shape == image.shape[:2]:
-            moved = self._changed_mask(memo.thumb, thumb)
+            moved = changed_mask(memo.thumb, thumb, self.change.pixel_delta)
             if int(moved.sum()) <= self.change.max_changed:
                 return self._unchanged(frame, memo)
         else:
@@ -251,8 +235,9 @@ class Pipeline:
         with self._lock:
             memo, st = self._memo, self._state
         try:
-            if memo is None or memo.shape != image.shape[:2] or int(self._changed_mask(
-                    memo.thumb, self._thumbnail(image)).sum()) > self.change.max_changed:
+            if memo is None or memo.shape != image.shape[:2] or int(changed_mask(
+                    memo.thumb, thumbnail(image, self.change.thumb),
+                    self.change.pixel_delta).sum()) > self.change.max_changed:
                 return None
             cfg = self.settle_config or SettleConfig()
             detect = None if cfg.detector is None else _detector(cfg.detector)
@@ -267,21 +252,6 @@ class Pipeline:
             with self._lock:
                 if st.look is None:
                     st.claimed = False
-
-    # -- change detection -------------------------------------------------------
-
-    def _thumbnail(self, image: np.ndarray) -> np.ndarray:
-        """Grey first, then block means: a third of the channels to average, about
-        half the time of averaging the colour frame (0.9 ms at 1280x720, most of an
-        unchanged frame's cost); the two orders differ by rounding only (<= 1 grey
-        level, far below `pixel_delta`). The means by halving (`block_means`)."""
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        return block_means(grey, self.change.thumb).astype(np.float32)
-
-    def _changed_mask(self, old: np.ndarray, new: np.ndarray) -> np.ndarray:
-        d = new - old
-        d -= float(np.median(d))
-        return np.abs(d) > self.change.pixel_delta
 
     # -- recognition ------------------------------------------------------------
 
@@ -336,31 +306,11 @@ class Pipeline:
             pq = np.asarray(prev.corners, dtype=np.float32)
             if g.iou(q, pq) < self.change.reuse_iou:
                 continue
-            if _region_moved(moved, pq, shape):
+            if region_moved(moved, pq, shape):
                 return None
             return CardSighting(cand.corners, prev.face_down, prev.card, prev.confidence,
                                 prev.rank, prev.suit)
         return None
-
-
-def block_means(grey: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """cv2.resize(grey, size, INTER_AREA) by halving: 2x2 means while both sides
-    are whole multiples of twice `size` (width, height), so that every block of
-    the result stays the mean of whole halved blocks; then the rest in one step.
-
-    Why: OpenCV averages 2x2 blocks on a fast path; one 16x16 step from 1280x720
-    to 80x45 cost 0.21 ms, the four halvings 0.06 ms. Each halving rounds to
-    whole grey levels, so the figures may differ from one step's by a level or
-    two (far below ChangeConfig.pixel_delta, and mostly the same way everywhere,
-    which the median difference takes out).
-    """
-    tw, th = size
-    out = grey
-    while out.shape[1] % (2 * tw) == 0 and out.shape[0] % (2 * th) == 0:
-        out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    if (out.shape[1], out.shape[0]) != (tw, th):
-        out = cv2.resize(out, (tw, th), interpolation=cv2.INTER_AREA)
-    return out
 
 
 def _carried(cards: list[CardSighting], before: tuple[CardSighting, ...], moved: np.ndarray,
@@ -377,7 +327,7 @@ def _carried(cards: list[CardSighting], before: tuple[CardSighting, ...], moved:
     read = {c.card for c in cards if c.card}
     for prev in before:
         if (not prev.card or prev.card in read
-                or _region_moved(moved, np.asarray(prev.corners, np.float32), shape)):
+                or region_moved(moved, np.asarray(prev.corners, np.float32), shape)):
             continue
         at = [i for i, c in enumerate(out) if c is not None and same_place(prev, c)]
         if any((c := out[i]) is not None and c.card for i in at):
@@ -397,15 +347,3 @@ def _detector(config: DetectorConfig) -> Any:
 
 def _unread(cand: CardCandidate) -> CardSighting:
     return CardSighting(cand.corners, face_down=cand.face_down)
-
-
-def _region_moved(moved: np.ndarray, quad: np.ndarray, shape: tuple[int, int]) -> bool:
-    """Did any changed thumbnail pixel fall on (or next to) this card?"""
-    th, tw = moved.shape
-    h, w = shape
-    x0, y0, x1, y1 = g.bounding_box(quad)
-    c0 = max(0, int(x0 / w * tw) - 1)
-    c1 = min(tw, int(np.ceil(x1 / w * tw)) + 1)
-    r0 = max(0, int(y0 / h * th) - 1)
-    r1 = min(th, int(np.ceil(y1 / h * th)) + 1)
-    return bool(moved[r0:r1, c0:c1].any())

@@ -26,7 +26,7 @@ def test_an_unread_part_alone_is_grown_at_1_too() -> None:
     """A part in view of a near-square shape, alone and unread: it is grown at 1 as
     well as at the squeeze its own shape tells (far off 1: all it used to be grown
     at)."""
-    from vision.detect.squeeze import told_squeeze
+    from vision.detect.squeeze_estimate import told_squeeze
 
     part = _rect(100, 50, 70, 60)
     k, _ = told_squeeze([part], [0.9])

@@ -17,7 +17,8 @@ from vision_helpers import deck_or_skip, scattered_quads, without_numba
 from vision.detect import DetectorConfig, detect_cards, kernels, printed, refine
 from vision.detect.evidence import Evidence, gather, sobel_f32
 from vision.detect.tableau import grid, lay
-from vision.pipeline import Pipeline, block_means
+from vision.framechange import block_means
+from vision.pipeline import Pipeline
 from vision.types import Frame
 
 compiled = pytest.mark.skipif(not kernels.COMPILED, reason="numba missing or CARDTABLE_NO_JIT set")

@@ -14,7 +14,7 @@ import pytest
 from vision_helpers import squeezed_detections
 
 from vision.detect import DetectorConfig, detect_cards
-from vision.detect.squeeze import SQUEEZE_BAND, frame_squeeze, unsqueeze_factors
+from vision.detect.squeeze_estimate import SQUEEZE_BAND, frame_squeeze, unsqueeze_factors
 from vision.evaluate import REAL_PHOTOS, stretched
 
 REAL = REAL_PHOTOS / "images"

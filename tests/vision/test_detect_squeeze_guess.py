@@ -16,7 +16,9 @@ from vision_helpers import real_boxes
 
 from vision.detect import DetectorConfig, detect_cards
 from vision.detect import geometry as g
-from vision.detect.squeeze import GUESSES, SQUEEZE_BAND, merge_looks, second_look
+from vision.detect.squeeze import GUESSES, second_look
+from vision.detect.squeeze_estimate import SQUEEZE_BAND
+from vision.detect.squeeze_merge import merge_looks
 from vision.evaluate import REAL_PHOTOS, best_matches, stretched
 
 REAL = REAL_PHOTOS / "images"

@@ -1,5 +1,5 @@
 """How the second look at a squeezed frame is merged with the first
-(vision.detect.squeeze.merge_looks): a card the first look saw misshapen is
+(vision.detect.squeeze_merge.merge_looks): a card the first look saw misshapen is
 replaced by the second look's, a covered card's visible part is not.
 
 The real-photo tests failed on the commit before merge_looks (a3db5d7): the
@@ -15,7 +15,7 @@ from vision_helpers import real_boxes
 
 from vision.detect import detect_cards
 from vision.detect import geometry as g
-from vision.detect.squeeze import NEW_IOU, SUPPORT_GAIN, merge_looks
+from vision.detect.squeeze_merge import NEW_IOU, SUPPORT_GAIN, merge_looks
 from vision.evaluate import REAL_PHOTOS, best_matches, real_labels, stretched
 
 REAL = REAL_PHOTOS / "images"

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from vision.detect.squeeze import merge_looks
+from vision.detect.squeeze_merge import merge_looks
 
 
 def _card(cx: float, cy: float, angle_deg: float = 0.0, short: float = 60.0,

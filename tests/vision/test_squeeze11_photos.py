@@ -49,7 +49,7 @@ def test_whole_queen_is_no_union(sx: float, sy: float) -> None:
     cut short above its lower index and a piece of its lower corner, together
     covering it; split, the queen went unread at 0.75 x 1 and a third quad was
     added. Unsqueezed the queen's quad has a card's shape and the two lie on
-    each other: no union (squeeze._card_not_union)."""
+    each other: no union (squeeze_merge._card_not_union)."""
     iou, match, n_found = squeezed_detections("IMG_2576.JPG", sx, sy)
     assert all(m is not None for m in match), iou
     assert n_found == 2

@@ -104,7 +104,7 @@ def two_cards_in_one(cands: Sequence[Any], i: int, card: CardReading,
 def _telling(cands: Sequence[Any], i: int) -> int:
     """How many face-up candidates other than cands[i] tell the frame's squeeze
     (edge support squeeze.TELLING_SUPPORT)?"""
-    from vision.detect.squeeze import TELLING_SUPPORT
+    from vision.detect.squeeze_estimate import TELLING_SUPPORT
 
     return sum(1 for j, c in enumerate(cands) if j != i and not getattr(c, "face_down", False)
                and float(getattr(c, "score", 0.0)) >= TELLING_SUPPORT)

@@ -3,7 +3,7 @@ read, never by the part itself alone.
 
 Why: partial.py grows an unread outline, taken as a card's part in view, to card
 proportions at the photo's squeeze (a photo resized on one axis). That squeeze was
-told (squeeze.told_squeeze) by every face-up outline of the photo, the part among
+told (squeeze_estimate.told_squeeze) by every face-up outline of the photo, the part among
 them; in a photo of one card half under a book the part is the only outline, and the
 squeeze that turns it into a card's shape (0.6-1.67, anything) was taken for the
 photo's. Its cards were then grown to the wrong proportions and read at an index
@@ -32,7 +32,7 @@ def read_squeezes(quads: Sequence[np.ndarray], cands: Sequence[Any],
                   sightings: Sequence[Any]) -> tuple[float, ...]:
     """The squeezes to grow the photo's parts in view at (see module): `quads` are
     the candidates' (4, 2) quads, `sightings` their readings."""
-    from vision.detect.squeeze import told_squeeze
+    from vision.detect.squeeze_estimate import told_squeeze
 
     faces = [i for i, c in enumerate(cands) if not getattr(c, "face_down", False)]
     read = [i for i in faces if sightings[i].card]
@@ -44,6 +44,6 @@ def read_squeezes(quads: Sequence[np.ndarray], cands: Sequence[Any],
 
 def _banded(k: float | None) -> float:
     """`k`, or 1 when None or within squeeze.SQUEEZE_BAND."""
-    from vision.detect.squeeze import SQUEEZE_BAND
+    from vision.detect.squeeze_estimate import SQUEEZE_BAND
 
     return 1.0 if k is None or SQUEEZE_BAND[0] <= k <= SQUEEZE_BAND[1] else k

@@ -77,7 +77,7 @@ def end_cards(quad: Any, squeeze: float = 1.0) -> list[tuple[np.ndarray, np.ndar
     Along each pair of sides, the cards may stand across the row (their long side the
     outline's other extent) or lie along it; a way counts when the end card leaves
     MIN_REST of the length to the other and the two overlap (MAX_SPAN). `squeeze`:
-    the frame's (height scale over width scale, squeeze.frame_squeeze): the end
+    the frame's (height scale over width scale, squeeze_estimate.frame_squeeze): the end
     cards have card proportions once the frame's height is divided by it (the
     cuts along the sides are affine, so they are found there and hold here)."""
     q = normalize_quad(quad)
@@ -131,7 +131,7 @@ def frame_squeezes(cands: Sequence[Any], skip: int) -> tuple[float, ...]:
     the frame's other cards show, when that lies outside squeeze.SQUEEZE_BAND;
     GUESSED_SQUEEZES when there are no other cards (the outline tried, two cards
     taken for one, would tell a wrong one)."""
-    from vision.detect.squeeze import SQUEEZE_BAND, told_squeeze
+    from vision.detect.squeeze_estimate import SQUEEZE_BAND, told_squeeze
 
     others = [c for j, c in enumerate(cands) if j != skip and not getattr(c, "face_down", False)]
     k, _ = told_squeeze([np.asarray(c.corners, np.float32).reshape(4, 2) for c in others],

@@ -49,7 +49,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect.squeeze import TELLING_SUPPORT, frame_squeeze
+from vision.detect.squeeze_estimate import TELLING_SUPPORT, frame_squeeze
 from vision.types import CardSighting
 
 Chain = Callable[[np.ndarray], list[Any]]
@@ -64,7 +64,7 @@ INSIDE = 0.8
 
 
 def told_squeeze(cands: Sequence[Any], sightings: Sequence[CardSighting]) -> float | None:
-    """The photo's squeeze (height scale over width scale, squeeze.frame_squeeze)
+    """The photo's squeeze (height scale over width scale, squeeze_estimate.frame_squeeze)
     as the cards read with edges backing their outline (TELLING_SUPPORT) show it,
     or None when there are none. Cards grown from an index or a part have no edge
     support (score 0): they are cut at card proportions and would tell none."""
