@@ -49,7 +49,7 @@ import cv2
 import numpy as np
 
 from vision.detect import geometry as g
-from vision.detect.squeeze_estimate import TELLING_SUPPORT, frame_squeeze
+from vision.detect import squeeze_estimate
 from vision.types import CardSighting
 
 Chain = Callable[[np.ndarray], list[Any]]
@@ -68,10 +68,11 @@ def told_squeeze(cands: Sequence[Any], sightings: Sequence[CardSighting]) -> flo
     as the cards read with edges backing their outline (TELLING_SUPPORT) show it,
     or None when there are none. Cards grown from an index or a part have no edge
     support (score 0): they are cut at card proportions and would tell none."""
-    quads = [np.asarray(c.corners, np.float32).reshape(4, 2)
-             for c, s in zip(cands, sightings)
-             if s.card is not None and getattr(c, "score", 0.0) >= TELLING_SUPPORT]
-    return frame_squeeze(quads) if quads else None
+    read = [c for c, s in zip(cands, sightings) if s.card is not None]
+    quads = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in read]
+    squeeze, told = squeeze_estimate.told_squeeze(
+        quads, [getattr(c, "score", 0.0) for c in read])
+    return squeeze if told else None
 
 
 def enlarge_factors(squeeze: float) -> tuple[float, float]:
