@@ -31,7 +31,9 @@ table: the other end is given too, to be read at its two corners (alone, the end
 card read reaches over that card, which nothing reported: IMG_2601 at 0.75 x 1).
 And an outline of no card's shape at that squeeze, mostly seen but one index
 corner under another card, holds two cards whose free corner may show the lower
-one: it is not read (_half_of_two).
+one: it is not read (_half_of_two). An outline round two cards one half over the
+other that the detector took for a back (a court picture beside pips looks like a
+back's print) is tried too, and only split, never cut down (_back_of_two).
 
 Stills only (`cardtable recognize`, evaluation): the outlines tried cost a network
 call of 2 + 4 patches a way (2-12 ways); the live pipeline keeps its frame budget.
@@ -110,15 +112,34 @@ def _is_candidate(cand: Any) -> bool:
 
 def _worth_trying(cand: Any) -> bool:
     """Is `cand` a whole face-up detector candidate, and either of no card's shape
-    or carrying its own two corner patches (to tell whether it reads as one card)?"""
+    or carrying its own two corner patches (to tell whether it reads as one card)?
+    A whole candidate taken for a back is tried too (`_back_of_two`)."""
     if not _is_candidate(cand):
         return False
+    if _back_of_two(cand):
+        return True
     if not uncovered(cand, MIN_VISIBLE):  # (no in-frame test: a row may run out of it)
         return False
     la, lb = _side_lengths(normalize_quad(cand.corners))
     ratio = max(la, lb) / max(min(la, lb), 1e-6)
     return len(cand.index_patches) == 2 or not (
         LOOKS_LIKE_A_CARD[0] <= ratio <= LOOKS_LIKE_A_CARD[1])
+
+
+def _back_of_two(cand: Any) -> bool:
+    """Is `cand` taken for a back by the detector, seen whole (MIN_VISIBLE, both
+    index corners clear)?
+
+    Why: two cards lying one half over the other, their outlines as one, show a
+    court card's picture and a number card's pips side by side, which the detector's
+    back test can take for a back's print (rendered training decks, seed 7 scene 19:
+    an 8H over a KD; seed 8 scene 42: 2D over 8C, 6C over 4H; six cards unread, the
+    ends of each outline reading the two cards at 0.99-1.00). Such an outline is
+    split only into two different cards each read at its outer corner alone
+    (`_verdict`), never cut down to one card: a back printing a face (the nicu
+    backs fool the network) would need to show two cards at once."""
+    return bool(getattr(cand, "face_down", False)) and uncovered(
+        replace(cand, face_down=False), MIN_VISIBLE)
 
 
 #: Squeezes tried where the other cards of the frame tell none: as it is, and a
@@ -205,19 +226,21 @@ def split_unions(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any]
         own = [next(reads) for _ in range(n_own)]
         ends_read = [[(next(reads), next(reads)) for _ in ends] for ends in ways]
         if combine(own, clf.calibration).card is None:  # (else it is one card)
-            new = _verdict(clf.calibration, cands, i, outline, ways, ends_read)
+            new = _verdict(clf.calibration, cands, i, outline, ways, ends_read,
+                           back=_back_of_two(cands[i]))
             if new is not None:
                 replaced[i] = new
     return [c for i, c0 in enumerate(cands) for c in replaced.get(i, [c0])]
 
 
 def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray,
-             ways: list[tuple[End, End]], reads: list[list[tuple[Any, Any]]]
-             ) -> list[Any] | None:
+             ways: list[tuple[End, End]], reads: list[list[tuple[Any, Any]]],
+             back: bool = False) -> list[Any] | None:
     """What the outline cands[i] is, by its ways' end cards' readings ((outer,
     inner) per end card): the two cards of the one split its ways agree on, else
     the one card its end cards read when it is no longer than a card, else None
-    (left as it is)."""
+    (left as it is). `back`: an outline taken for a back (`_back_of_two`), split
+    only where both end cards read at their outer corner alone."""
     splits: list[tuple[list[Any], frozenset[tuple[int, int, str]], bool]] = []
     whole: list[tuple[End, str, End | None]] = []  # (end, card, other end if it shows one)
     same = False
@@ -229,6 +252,8 @@ def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray
         cards = [a or b for a, b in zip(alone, pooled)]
         same = same or (cards[0] is not None and cards[0] == cards[1])
         found = [_found_already(end.quad, cands, i) for end in ends]
+        if back and None in alone:
+            continue
         if cards[0] is not None and cards[1] is not None and cards[0] != cards[1] \
                 and not any(found):
             new = [_as_card(cands[i], end) if a else _one_end(cands[i], end)
@@ -238,6 +263,8 @@ def _verdict(calibration: Any, cands: Sequence[Any], i: int, outline: np.ndarray
         whole += [(end, card, ends[1 - k] if shown[k] else None)
                   for k, (end, card, apart) in enumerate(zip(ends, pooled, found))
                   if card is not None and not apart]
+    if back:
+        return splits[0][0] if splits and len({way[1:] for way in splits}) == 1 else None
     if splits:
         # (two ways that split differently: which one is true is not told; the
         # same cards at the same corners, cut for another squeeze: the first way's)
