@@ -68,6 +68,9 @@ SCENES = 500
 #: 700 (2100) both left the back of kde/nicu-white unread, but both read fewer
 #: detected cards (calibration seed 5: 358 -> 355 / 354; training seed 7: 367 -> 361
 #: / 360) and 2000 added 2 wrong: not adopted; 700 is the gentler of the two.
+#: With `--loose-backs` (loose cuts only, no mining; session 14) 700 views read more
+#: detected cards than the committed network (calibration seed 5: 366 -> 372;
+#: training seed 7: 374 -> 377), 0 wrong: the candidate to adopt (README).
 BACK_VIEWS = 700
 BATCH = 256
 
