@@ -24,6 +24,9 @@ from vision.training import split
 from vision.training.backs import (
     CANDIDATES,
     FACE_BACKS,
+    KEEP_HARD,
+    KEEP_RANDOM,
+    _chunk,
     _loose_quad,
     _printed_quad,
     view_candidates,
@@ -74,6 +77,15 @@ def test_loose_cuts_land_on_the_printed_faces() -> None:
     patches = view_candidates(np.random.default_rng(0), back)
     assert len(patches) >= CANDIDATES  # most of the 2 x CANDIDATES land on the back
     assert all(p.shape == (64, 32, 3) for p in patches)
+
+
+def test_loose_only_cuts_ask_no_network() -> None:
+    """Idea A of session 14 (finetune --loose-backs): each view keeps KEEP_HARD +
+    KEEP_RANDOM loose cuts round the whole back at random, so no starting network is
+    loaded (the model path here does not exist) and no cut is mined."""
+    deck_or_skip("kde/nicu-white")
+    x = _chunk(("/nonexistent/index.onnx", 0, 4, True))
+    assert x.shape == (4 * (KEEP_HARD + KEEP_RANDOM), 64, 32, 3)
 
 
 @pytest.mark.xfail(strict=True, reason="the committed model reads KD and AD from loose "

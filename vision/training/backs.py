@@ -15,6 +15,10 @@ round it: the back's own outline scaled, shifted and turned (LOOSE), or a small
 card-shaped quad anywhere on the body (PRINTED: what outlines a printed card). Of
 their patches it keeps the KEEP_HARD the starting network finds most index-like
 (where it was fooled) and KEEP_RANDOM others; all are labelled "none".
+With `loose_only` (session 14's idea A) a view cuts only LOOSE quads and keeps
+KEEP_HARD + KEEP_RANDOM of them at random, no network asked: the mined PRINTED cuts
+put a real-looking index in the index box, and teaching "none" there cost detected
+cards (README, "Backs that print faces").
 
 Only training decks' backs are used (split.training_decks): held-out and calibration
 decks' art never. Deterministic for a seed and a starting network.
@@ -88,10 +92,11 @@ def _printed_quad(rng: np.random.Generator, quad: np.ndarray, h_img: float,
                       0.02)
 
 
-def view_candidates(rng: np.random.Generator, back: CardArt, n: int = CANDIDATES
-                    ) -> list[np.ndarray]:
+def view_candidates(rng: np.random.Generator, back: CardArt, n: int = CANDIDATES,
+                    loose_only: bool = False) -> list[np.ndarray]:
     """One camera view of `back` and the index patches of `n` loose quads round it
-    (those whose index box lies at least 30% on the back)."""
+    (those whose index box lies at least 30% on the back); half of them round a
+    printed card (PRINTED) unless `loose_only`."""
     art = back.image
     h0, w0 = art.shape[:2]
     h_img = float(np.exp(rng.uniform(np.log(55), np.log(200))))
@@ -106,7 +111,7 @@ def view_candidates(rng: np.random.Generator, back: CardArt, n: int = CANDIDATES
     img = _photometric(rng, canvas)
     out = []
     for k in range(n):
-        q = _loose_quad(rng, quad, h_img) if k % 2 == 0 else \
+        q = _loose_quad(rng, quad, h_img) if loose_only or k % 2 == 0 else \
             _printed_quad(rng, quad, h_img, angle)
         for patch, iq in zip(extract_index_patches(img, q), index_quads(q)):
             if _poly_fraction(alpha, iq) >= 0.3:
@@ -120,22 +125,28 @@ def index_likeness(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
     return rank_p[:, :NONE_RANK].max(axis=1) * suit_p[:, :NONE_SUIT].max(axis=1)
 
 
-def _chunk(args: tuple[str, int, int]) -> np.ndarray:
-    """Worker: `n` views with seed (SEED, index), scored by the network at `model`."""
-    model, index, n = args
+def _chunk(args: tuple[str, int, int, bool]) -> np.ndarray:
+    """Worker: `n` views with seed (SEED, index), scored by the network at `model`
+    (`loose_only`: loose quads only, kept at random, no network)."""
+    model, index, n, loose_only = args
     cv2.setNumThreads(1)
     from vision.recognize.classifier import IndexClassifier
     from vision.training import split
 
-    clf = IndexClassifier.load(model)
+    clf = None if loose_only else IndexClassifier.load(model)
     rng = np.random.default_rng([SEED, index])
     backs = load_backs(split.training_decks())
     face = [b for b in backs if b.deck in FACE_BACKS]
     kept: list[np.ndarray] = []
     for _ in range(n):
         pool = face if face and rng.random() < FACE_SHARE else backs
-        patches = view_candidates(rng, pool[int(rng.integers(len(pool)))])
+        patches = view_candidates(rng, pool[int(rng.integers(len(pool)))],
+                                  loose_only=loose_only)
         if not patches:
+            continue
+        if clf is None:
+            keep = min(KEEP_HARD + KEEP_RANDOM, len(patches))
+            kept += [patches[i] for i in rng.choice(len(patches), keep, replace=False)]
             continue
         pr, ps, _ = clf.forward(patches)
         order = np.argsort(-index_likeness(pr, ps))
@@ -147,24 +158,24 @@ def _chunk(args: tuple[str, int, int]) -> np.ndarray:
     return np.stack(kept) if kept else np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8)
 
 
-def back_patches(model: Path, views: int, workers: int = 2, start: int = 0
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def back_patches(model: Path, views: int, workers: int = 2, start: int = 0,
+                 loose_only: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`views` views' kept patches (see module), labelled "none": (x, r, s) as
     train.synthesise gives. Cached under $CARDTABLE_CACHE/training, keyed by this
-    source, the starting network's bytes and the training backs."""
+    source, the starting network's bytes (unless `loose_only`) and the training backs."""
     from vision.cardart import cache_dir
     from vision.training import split
 
     key = json.dumps([SEED, views, start, _CHUNK, [d.name for d in split.training_decks()],
-                      Path(__file__).read_text(),
-                      hashlib.sha1(Path(model).read_bytes()).hexdigest()])
+                      Path(__file__).read_text(), loose_only,
+                      "" if loose_only else hashlib.sha1(Path(model).read_bytes()).hexdigest()])
     path = cache_dir().parent / "training" / (
-        f"backs-{views}-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
+        f"backs-{'loose-' if loose_only else ''}{views}-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
     if path.is_file():
         with np.load(path) as z:
             x = z["x"]
     else:
-        jobs = [(str(model), start + i, min(_CHUNK, views - i * _CHUNK))
+        jobs = [(str(model), start + i, min(_CHUNK, views - i * _CHUNK), loose_only)
                 for i in range((views + _CHUNK - 1) // _CHUNK)]
         with ProcessPoolExecutor(max_workers=workers,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:

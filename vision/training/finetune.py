@@ -68,6 +68,9 @@ SCENES = 500
 #: 700 (2100) both left the back of kde/nicu-white unread, but both read fewer
 #: detected cards (calibration seed 5: 358 -> 355 / 354; training seed 7: 367 -> 361
 #: / 360) and 2000 added 2 wrong: not adopted; 700 is the gentler of the two.
+#: With `--loose-backs` (loose cuts only, no mining; session 14) 700 views read more
+#: detected cards than the committed network (calibration seed 5: 366 -> 372;
+#: training seed 7: 374 -> 377), 0 wrong: the candidate to adopt (README).
 BACK_VIEWS = 700
 BATCH = 256
 
@@ -203,11 +206,12 @@ def finetune(net: IndexNet, x: np.ndarray, r: np.ndarray, s: np.ndarray,
 
 
 def fresh_pool(views: int, scenes: int, workers: int, real_repeat: int = 6, log=print,
-               back_views: int = 0, model: Path = MODEL
+               back_views: int = 0, model: Path = MODEL, loose_backs: bool = False
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Fresh training-deck patches (train.synthesise from FRESH_START), `back_views`
     views' "none" patches of training backs cut by loose outlines (backs.py, mined
-    with the starting network at `model`) and the real training photos' rank-only
+    with the starting network at `model`, or only loose cuts kept at random with
+    `loose_backs`) and the real training photos' rank-only
     patches, repeated as train.py repeats them."""
     from vision.training.backs import back_patches
     from vision.training.real import is_calibration_photo, real_patches
@@ -221,7 +225,7 @@ def fresh_pool(views: int, scenes: int, workers: int, real_repeat: int = 6, log=
         f"{time.time() - t0:.0f} s")
     if back_views > 0:
         t0 = time.time()
-        parts.append(back_patches(model, back_views, workers))
+        parts.append(back_patches(model, back_views, workers, loose_only=loose_backs))
         log(f"backs: {len(parts[-1][0])} none patches, {time.time() - t0:.0f} s")
     if real_repeat > 0:
         xr, rr, _ = real_patches(keep=lambda name: not is_calibration_photo(name))
@@ -241,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=SCENES)
     ap.add_argument("--back-views", type=int, default=BACK_VIEWS,
                     help="views of training backs cut by loose outlines (backs.py)")
+    ap.add_argument("--loose-backs", action="store_true",
+                    help="back patches: loose cuts round the whole back only, no mining")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--epoch-size", type=int, default=EPOCH_SIZE)
     ap.add_argument("--lr", type=float, default=LR)
@@ -253,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)  # see train.main
     t0 = time.time()
     x, r, s = fresh_pool(args.views, args.scenes, args.workers, back_views=args.back_views,
-                         model=args.model)
+                         model=args.model, loose_backs=args.loose_backs)
     net = from_onnx(args.model)
     print(f"start weights match {args.model} to {check_start(net, args.model, x[:512]):.1e}",
           flush=True)
@@ -264,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_install:
         recalibrate(out, workers=args.workers, extra={"finetune": {
             "views": args.views, "scenes": args.scenes, "back_views": args.back_views,
-            "epochs": args.epochs,
+            "loose_backs": args.loose_backs, "epochs": args.epochs,
             "epoch_size": args.epoch_size, "lr": args.lr, "uniform": args.uniform,
             "start": FRESH_START,
             "seconds": round(time.time() - t0)}})
