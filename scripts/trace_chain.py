@@ -68,6 +68,24 @@ def holds_two(truth: list[Any], k: int, corners: Any) -> bool:
             and any(share(o.corners) > 0.5 for m, o in enumerate(truth) if m != k))
 
 
+def shape_facts(truth: list[Any], k: int, corners: Any) -> str:
+    """For an `off` card, what sorts it into a kind: the true card's and the nearest
+    outline's long-over-short side (near-square under AMBIGUOUS_ASPECT: a wrong
+    diagonal), the outline's area over the card's (about 1 and near-square: the
+    wrong diagonal; much more: it holds another card too; less: a part of the card,
+    its own printed frame or its visible part), the share of the outline on the
+    card (low: it runs onto another card or the table) and of the card in it."""
+    from vision.recognize.patch import mean_aspect
+
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    t = np.asarray(truth[k].corners, np.float32).reshape(4, 2)
+    aq, at = float(cv2.contourArea(q)), float(cv2.contourArea(t))
+    inter = float(cv2.intersectConvexConvex(q, t)[0])
+    return (f" | card {mean_aspect(t):.2f} outline {mean_aspect(q):.2f} "
+            f"area {aq / max(at, 1e-6):.2f} on {inter / max(aq, 1e-6):.2f} "
+            f"holds {inter / max(at, 1e-6):.2f}")
+
+
 def main(argv: list[str]) -> int:
     from vision.detect import detect_cards
     from vision.evaluate import _TruthCandidate, match_rendered
@@ -80,6 +98,7 @@ def main(argv: list[str]) -> int:
     from vision.recognize.patch import extract_index_patches, index_quads
     from vision.recognize.reader import read_candidates, without_doubles
     from vision.recognize.strips import find_strips
+    from vision.recognize.topend import find_top_ends
     from vision.recognize.unions import split_unions
     from vision.scene import SceneRenderer, random_scene_spec
     from vision.training.split import calibration_decks, training_decks
@@ -113,7 +132,8 @@ def main(argv: list[str]) -> int:
         stages["strips"] = find_strips(memo, image, stages["unions"])
         stages["indexfind"] = find_by_index(memo, image, stages["strips"])
         stages["clash"] = refuse_clashes(memo, image, stages["indexfind"], stages["unions"])
-        final = stages["partial"] = find_partial(memo, image, stages["clash"])
+        stages["partial"] = find_partial(memo, image, stages["clash"])
+        final = stages["topend"] = find_top_ends(memo, image, stages["partial"])
         reads = {k: read_candidates(memo, image, v) for k, v in stages.items()}
         read = without_doubles(read_candidates(clf, image, final))
         match = match_rendered(truth, read)
@@ -151,9 +171,12 @@ def main(argv: list[str]) -> int:
             causes[cause.split("@")[0]] += 1
             best = {name: max((quad_iou(t.corners, c.corners) for c in cs), default=0.0)
                     for name, cs in stages.items()}
+            shape = (shape_facts(truth, k, final[near].corners)
+                     if near is not None and cause == "off" else "")
             print(f"{cause:18s} s{i} k{k} {t.card:3s} {t.deck:24s} vis={t.visible_fraction:.2f} "
                   f"idx={idx:.2f} got={got} "
-                  + " ".join(f"{name}={v:.2f}" for name, v in best.items()), flush=True)
+                  + " ".join(f"{name}={v:.2f}" for name, v in best.items()) + shape,
+                  flush=True)
             if out:
                 q = np.asarray(t.corners, np.float32)
                 x0, y0 = np.maximum(q.min(0) - 60, 0).astype(int)

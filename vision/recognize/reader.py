@@ -35,6 +35,7 @@ from vision.recognize.oneplace import refuse_clashes
 from vision.recognize.partial import find_partial
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.strips import find_strips
+from vision.recognize.topend import find_top_ends
 from vision.recognize.unions import split_unions
 from vision.types import CardSighting
 
@@ -311,8 +312,9 @@ def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect
     itself): `detect` (default: the project's), then with `clf`: an outline round two
     cards in a row split where their indices say (unions.py), the cards of a row or
     fan found beside those from the strip of them in view (strips.py), cards no
-    outline was found for looked for by their corner index (indexfind.py), and a
-    card partly under a book read from its part in view (partial.py). Each call
+    outline was found for looked for by their corner index (indexfind.py), a
+    card partly under a book read from its part in view (partial.py), and an
+    unread outline round two cards cut to the card on top (topend.py). Each call
     reads its photo through a ReadingMemo of its own (memo.py: a patch the steps
     share is read once)."""
     det = detect or default_detector()
@@ -333,9 +335,10 @@ def _still_candidates(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> l
 
 
 def _chain(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> list[Any]:
-    """`detect`'s candidates after unions, strips, indexfind and partial (a card
-    under a book read from its part in view), all reading through the photo's
-    `memo`."""
+    """`detect`'s candidates after unions, strips, indexfind, partial (a card
+    under a book read from its part in view) and topend (an unread outline round
+    two cards cut to the card on top), all reading through the photo's `memo`."""
     seen = split_unions(memo, image, detect(image))
     cands = find_by_index(memo, image, find_strips(memo, image, seen))
-    return find_partial(memo, image, refuse_clashes(memo, image, cands, seen))
+    cands = find_partial(memo, image, refuse_clashes(memo, image, cands, seen))
+    return find_top_ends(memo, image, cands)
