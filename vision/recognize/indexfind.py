@@ -33,7 +33,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize.indexcorner import cornered_finds
 from vision.recognize.indexfind_blocked import on_paper_blocked
 from vision.recognize.indexfind_marks import IndexMark, card_quad, index_marks, on_paper
 from vision.recognize.indexfind_squeeze import squeezed_finds
@@ -209,8 +208,6 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     found = found + at_frame
     found = found + own_size_finds(clf, image, left, height,
                                    [f.reading.card for f in found if f.reading.card])
-    if height is None:  # no card size told: the index's own card corner must be seen
-        found = found + cornered_finds(clf, image, left)
     finds = distinct(found)
     if not finds:
         return list(cands)
