@@ -12,6 +12,10 @@ of them not read right prints one line with the cause:
 - `part`: a raw outline lies on the card (ON_CARD of it) but shows no index;
 - `refused`: no outline, a glyph-pip mark at the card's visible index, refused by
   both paper tests (indexfind_marks.on_paper, indexfind_blocked.on_paper_blocked);
+  `refused-agree` when such a mark read at its own size (indexown) or at the raw
+  outlines' frame card height (indexsize) agrees surely on the true card (a later
+  step's rule or filter lost it), `refused-near` when those reads name only the
+  true card but short of the bars (each mark's reads noted, `!` where they agree);
 - `unsure`: a mark passed a paper test but its reads did not agree;
 - `dropped`: a mark read its card but find_by_index's filters dropped it;
 - `nomark`: no outline, no mark.
@@ -35,9 +39,10 @@ def main(argv: list[str]) -> int:
     from vision.detect import detect_cards
     from vision.evaluate_photos import PhotoReport, _index_shown, match_photo, outcome, score_photo
     from vision.recognize.classifier import IndexClassifier
-    from vision.recognize.indexfind import SIZE_TRIES, agree
+    from vision.recognize.indexfind import SIZE_TRIES, agree, frame_card_size
     from vision.recognize.indexfind_blocked import on_paper_blocked
     from vision.recognize.indexfind_marks import card_quad, index_marks, on_paper
+    from vision.recognize.indexsize import frame_height
     from vision.recognize.memo import ReadingMemo
     from vision.recognize.overlap import quad_iou
     from vision.recognize.patch import extract_index_patches
@@ -66,12 +71,17 @@ def main(argv: list[str]) -> int:
         image, truth = render_photo(spec, np.random.default_rng([seed, i]), renderer)
         raw = detect_cards(image)
         memo = ReadingMemo(clf)
-        final = _still_candidates(memo, image, lambda _im, r=raw: list(r))
+        final = _still_candidates(memo, image, lambda im, r=raw, i0=image: (
+            list(r) if im is i0 else detect_cards(im)))  # (unsqueeze: a second look)
         sightings = without_doubles(read_candidates(clf, image, final))
         score_photo(rep, truth, sightings, photo=i, layout=spec.layout, occluded=True,
                     resized=spec.resized)
         match = match_photo(truth, sightings)
         marks = index_marks(image)
+        rs = read_candidates(clf, image, raw)
+        height = frame_height(frame_card_size(
+            [np.asarray(c.corners, np.float32).reshape(4, 2) for c, r in zip(raw, rs)
+             if r.card and all(getattr(c, "index_visible", (True, True)))]))
         for t, j in zip(truth, match):
             if not t.readable or t.face_down:
                 continue
@@ -100,12 +110,15 @@ def main(argv: list[str]) -> int:
                         near.append(m)
             mark_note = ""
             passed = []
+            refused: list[str] = []
             for m in near:
                 p1 = on_paper(image, m)
                 p2 = None if p1 else on_paper_blocked(image, m)
                 p = p1 or p2
                 if p is None:
-                    mark_note += " m:refused"
+                    how = _refused_reads(clf, image, m, height, t.card)
+                    mark_note += f" m:refused{how[1]}"
+                    refused.append(how[0])
                     continue
                 quads = [card_quad(p, k) for k in SIZE_TRIES]
                 reads = clf.classify([extract_index_patches(image, q)[0] for q in quads])
@@ -121,6 +134,10 @@ def main(argv: list[str]) -> int:
                 cause = "dropped"
             elif passed:
                 cause = "unsure"
+            elif "agree" in refused:
+                cause = "refused-agree"
+            elif "near" in refused:
+                cause = "refused-near"
             elif near:
                 cause = "refused"
             elif on >= 0.3:
@@ -143,6 +160,33 @@ def main(argv: list[str]) -> int:
     print(f"blocked photos: rank right {right}/{sum(c.values())} wrong {c['wrong']} "
           f"phantoms {rep.phantoms}; causes {dict(causes)}")
     return 0
+
+
+def _refused_reads(clf, image: np.ndarray, m, height: float | None,
+                   truth: str) -> tuple[str, str]:
+    """A mark both paper tests refused, read as indexfind's later steps would: at
+    its own size (indexown) and at the frame's card height (indexsize, when the
+    raw outlines' read cards tell one). Returns ("agree" when some size's tries
+    agree on the true card, "near" when they name it but short of the bars, else
+    ""), and a note of the reads."""
+    from vision.recognize.indexfind import SIZE_TRIES, agree
+    from vision.recognize.indexfind_marks import card_quad
+    from vision.recognize.indexsize import FRAME_TRIES, frame_quad
+    from vision.recognize.patch import extract_index_patches
+
+    tries = {"own": [card_quad(m, k) for k in SIZE_TRIES]}
+    if height is not None:
+        tries["frame"] = [frame_quad(m, k * height) for k in FRAME_TRIES]
+    verdict, note = "", ""
+    for name, quads in tries.items():
+        reads = clf.classify([extract_index_patches(image, q)[0] for q in quads])
+        named = {f"{r.rank}{r.suit}" for r in reads if r.rank is not None}
+        ok = agree(reads, clf.calibration)
+        if named == {truth}:
+            verdict = "agree" if ok else (verdict or "near")
+        note += (f":{name}=" + ",".join(f"{r.rank}{r.suit}{r.confidence:.3f}" for r in reads)
+                 + ("!" if ok else ""))
+    return verdict, note
 
 
 def _save(path: Path, image: np.ndarray, t, raw, final, marks, passed) -> None:
