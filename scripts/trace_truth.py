@@ -9,9 +9,10 @@ quads="truth")` (8 cards, overlap 0.4, face down 0.1), reads them as it does
 for each scored card not read right prints one line: how many index corners are in
 view, each corner's first-look rank/suit with their probabilities and the bars that
 applied (single or pair, the rank bar then the suit's), what the other witnesses
-say of the card on their own (second look, second opinion, pips; "-" when the step
-would not run), whether the card lies whole in view (pips can be counted) and its
-class:
+say of the card on their own (second look, second opinion, pips, index sign; "-" when the step
+would not run; `sign`: signsuit.read_by_sign on the first look), each corner's
+index sign as the pip network scores it (club-minus-spade log-odds), whether the
+card lies whole in view (pips can be counted) and its class:
 
 - `wrong`: read as another card;
 - `vetoed`: some witness gave the right card but the chain's end does not (a veto:
@@ -67,7 +68,7 @@ def classify(card: str, got: str | None, firsts: list[Any], witnesses: dict[str,
 
 def main(argv: list[str]) -> int:
     from vision.evaluate import _TruthCandidate
-    from vision.recognize import pipcheck
+    from vision.recognize import pipcheck, signsuit
     from vision.recognize.classifier import IndexClassifier, combine, joint_prob
     from vision.recognize.patch import extract_index_patches
     from vision.recognize.pips import count_pips
@@ -122,6 +123,9 @@ def main(argv: list[str]) -> int:
                 witnesses["look"] = look.card or "."
             if clf.fallback is not None:
                 witnesses["pair"] = clf.fallback.read([ps], [firsts])[0].card or "."
+            given = signsuit.read_by_sign(first, ps, firsts, cal)
+            witnesses["sign"] = "-" if given is None else given.card or "."
+            odds = [signsuit.sign_odds(p) for p in ps]
             whole = pipcheck.whole_in_view(cand, image.shape)
             pips = pipcheck.read_by_pips(image, cand, firsts, cal)
             witnesses["pips"] = "-" if pips is None else (pips.card or ".")
@@ -147,7 +151,8 @@ def main(argv: list[str]) -> int:
                   f"pips={count.count if count else '-'}"
                   f"{'' if not count else (count.suit or ('r' if count.red else 'b'))} "
                   f"got={got} {wit} | "
-                  + " | ".join(corner_text(r, b) for r, b in zip(firsts, bars)), flush=True)
+                  + " | ".join(corner_text(r, b) + ("" if z is None else f" sign={z:+.1f}")
+                               for r, b, z in zip(firsts, bars, odds)), flush=True)
             if out:
                 _save(out / f"{kind}{seed}_s{i}_k{k}_{t.card}_{cls}.png", image, t, ps)
     print(f"{kind}:{seed}:{n} truth: right {tot['right']}/{tot['n']} wrong {tot['wrong']}; "
