@@ -88,3 +88,32 @@ def test_a_sign_the_network_gets_wrong_gives_no_card_against_sure_corners(
     assert signsuit.sign_suit(patches) == "S"
     unread = CardReading(None, 0.0, "5", None)
     assert signsuit.read_by_sign(unread, patches, readings, clf.calibration) is None
+
+
+def test_a_club_read_as_a_spade_is_not_given_against_its_sign(
+        clf: IndexClassifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibration decks seed 31 scene 28: gnome/plastic's KC, seen at one corner,
+    read "KS" past the spade bar (0.907); its sign is a club to the pip network
+    (+6.2). Without the veto it is given wrong; with it, not at all."""
+    image, truth = _calibration_scene(31, 28)
+    cands = _truth_candidates(image, truth)
+    k = next(k for k, t in enumerate(truth) if t.card == "KC" and t.deck == "gnome/plastic")
+    with monkeypatch.context() as m:
+        m.setattr(signsuit, "refutes", lambda *a, **kw: False)
+        before = [s.card for s in read_candidates(clf, image, cands)]
+    after = [s.card for s in read_candidates(clf, image, cands)]
+    assert before[k] == "KS" and after[k] is None
+    assert all(a in (None, t.card) for t, a in zip(truth, after)), after
+
+
+def test_a_sure_card_is_not_refuted_by_a_sign_the_network_gets_wrong(
+        clf: IndexClassifier) -> None:
+    """Training decks seed 8 scene 13: anglo_modern's JS, its corners sure of the
+    spade (1.0), prints a sign the pip network takes for a club (+10.8): it stays."""
+    image, truth = training_scene(8, 13)
+    t = next(t for t in truth if t.card == "JS" and t.deck == "gnome/anglo_modern")
+    vis = [r.visible for r in t.index_regions]
+    patches = [p for p, v in zip(extract_index_patches(image, t.corners), vis) if v]
+    readings = clf.classify(patches)
+    assert signsuit.sign_suit(patches) == "C"
+    assert not signsuit.refutes(CardReading("JS", 1.0, "J", "S"), patches, readings)

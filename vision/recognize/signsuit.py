@@ -114,3 +114,26 @@ def sure_rank(readings: Sequence[Reading], calib: Calibration) -> str | None:
     return votes[0].rank if rank_p >= (
         calib.min_prob_pair if len(votes) >= 2 else calib.min_prob) else None
 
+
+#: A card whose every corner naming its rank gives its suit at least this is not
+#: asked about (`refutes`): the sign is confidently wrong on some training decks
+#: (anglo_modern's JS as a club at 10.8) whose corners are sure (0.9976-1.0), while
+#: the corners of the wrong cards the sign refutes on the calibration decks (true
+#: quads, seeds 5, 30-35: gnome/plastic's KC, QC, QC, KC read as spades) gave the
+#: spade 0.907-0.989. The least right card refuted on training decks seeds 7, 8,
+#: 30-32 had a corner at 0.9938 (lattmann's AC, its other corner 0.971).
+CERTAIN = 0.99
+
+
+def refutes(card: CardReading, patches: Sequence[np.ndarray],
+            readings: Sequence[Reading]) -> bool:
+    """Do the index signs of a black card given (`card`) show the other black suit
+    past SIGN_BAR, its corners naming its rank all under CERTAIN for its suit? It
+    only takes cards away (reader.read_candidates' vetoes)."""
+    if card.card is None or card.suit not in ("C", "S"):
+        return False
+    mine = [(p, r) for p, r in zip(patches, readings) if r.rank == card.rank]
+    if not mine or any(r.suit == card.suit and r.suit_prob >= CERTAIN for _, r in mine):
+        return False
+    shown = sign_suit([p for p, _ in mine])
+    return shown is not None and shown != card.suit
