@@ -179,7 +179,8 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                     and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
                 verdicts[i] = CardReading(None, 0.0, None, None)
     for i, v in enumerate(verdicts):  # a black card whose index signs show the other
-        if (v is not None and v.card is not None and i not in moved  # (signsuit.py)
+        if (v is not None and v.card is not None and i not in moved  # (signsuit.py;
+                and i not in by_pips  # not a card whose pips told its suit)
                 and signsuit.refutes(v, cuts[i], firsts[i])):
             verdicts[i] = CardReading(None, 0.0, None, None)
     shown = {i: (ps, turned_reads[2 * k:2 * k + 2]) for k, (i, (_, ps)) in
