@@ -238,7 +238,7 @@ def settle_suits(verdicts: list[CardReading | None], cuts: Sequence[Sequence[np.
     this frame's sure cards' signs, less the cards of `known` (the caller's to keep).
     """
     held = frozenset(c for c, _, _ in known.signs) if known is not None else frozenset()
-    pairs = {i: _colour(v, firsts[i], calib) for i, v in enumerate(verdicts)}
+    pairs = {i: sure_pair(v, firsts[i], calib) for i, v in enumerate(verdicts)}
     wanted = {i: pair for i, pair in pairs.items() if pair is not None}
     if not wanted:  # (the common case costs this loop only)
         if found is not None:
@@ -289,10 +289,10 @@ def _with_kept(own: SuitSigns, known: SuitSigns | None, but: set[str]) -> SuitSi
     return SuitSigns(own.signs + tuple(s for s in known.signs if s[0] not in mine))
 
 
-def _colour(v: CardReading | None, readings: Sequence[Reading], calib: Calibration
-            ) -> tuple[str, str] | None:
+def sure_pair(v: CardReading | None, readings: Sequence[Reading], calib: Calibration
+              ) -> tuple[str, str] | None:
     """The suit pair (PAIRS) of an unread card whose rank and colour are sure, else
-    None."""
+    None (also the gate of signsuit.py's witness)."""
     if v is None or v.card is not None or v.rank is None:
         return None
     votes = [r for r in readings if r.rank is not None]

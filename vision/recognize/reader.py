@@ -27,7 +27,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.recognize import decksuits, inkcolour, onecorner, pipcheck, turn, unsqueeze
+from vision.recognize import (
+    decksuits,
+    inkcolour,
+    onecorner,
+    pipcheck,
+    signsuit,
+    turn,
+    unsqueeze,
+)
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
@@ -158,12 +166,24 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     kept: dict[str, Any] = {} if known is None and found is None else {
         "known": known, "found": found}
     verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
+    if not enrolled:  # unread black cards: the suit their index signs show (signsuit.py)
+        for i, v in enumerate(verdicts):
+            if (v is not None and v.card is None and i not in moved
+                    and not getattr(cands[i], "face_down", False)):
+                given = signsuit.read_by_sign(v, cuts[i], firsts[i], clf.calibration)
+                if given is not None:
+                    verdicts[i] = given
     if not enrolled:  # a whole number card whose pips count another rank: not given
         for i, v in enumerate(verdicts):
             if (v is not None and v.card is not None and i not in moved
                     and i not in by_pips
                     and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
                 verdicts[i] = CardReading(None, 0.0, None, None)
+    for i, v in enumerate(verdicts):  # a black card whose index signs show the other
+        if (v is not None and v.card is not None and i not in moved  # (signsuit.py;
+                and i not in by_pips  # not a card whose pips told its suit)
+                and signsuit.refutes(v, cuts[i], firsts[i])):
+            verdicts[i] = CardReading(None, 0.0, None, None)
     shown = {i: (ps, turned_reads[2 * k:2 * k + 2]) for k, (i, (_, ps)) in
              enumerate(turns.items()) if i in moved}
     for i, v in enumerate(verdicts):  # ink of the other colour than the card's suit

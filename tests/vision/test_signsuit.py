@@ -1,0 +1,119 @@
+"""A black suit told by the card's own index sign and the pip network
+(vision.recognize.signsuit), on rendered scenes: a calibration-deck card seen at one
+corner, and a training-deck card whose sign the network gets wrong (the corners'
+floor keeps it from a card)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from vision_helpers import training_scene
+
+from vision.evaluate import _TruthCandidate
+from vision.recognize import signsuit
+from vision.recognize.classifier import IndexClassifier
+from vision.recognize.patch import extract_index_patches
+from vision.recognize.reader import read_candidates
+from vision.recognize.readings import CardReading
+from vision.scene import SceneRenderer, random_scene_spec
+
+
+@pytest.fixture(scope="module")
+def clf() -> IndexClassifier:
+    cv2.setNumThreads(1)
+    return IndexClassifier.load()
+
+
+def _calibration_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
+    """(image, truth) of scene `scene` of the calibration decks' random scenes at
+    `seed`, as `scripts/measure.py cal:SEED:N:truth` draws them."""
+    from vision.training.split import calibration_decks
+
+    names = [d.name for d in calibration_decks()]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    for _ in range(scene + 1):
+        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
+                                                         face_down=0.1), rng)
+    return image, truth
+
+
+def _truth_candidates(image: np.ndarray, truth: list) -> list[_TruthCandidate]:
+    """The true quads as evaluate_rendered(quads="truth") shows them to the reader."""
+    out = []
+    for t in truth:
+        vis = tuple(r.visible for r in t.index_regions) or (False, False)
+        patches = None if t.face_down else tuple(
+            p for p, v in zip(extract_index_patches(image, t.corners), vis) if v)
+        out.append(_TruthCandidate(t.corners, t.face_down, vis, patches, t.visible_fraction))
+    return out
+
+
+def _read(clf: IndexClassifier, image: np.ndarray, cands: list, signs: bool,
+          monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    with monkeypatch.context() as m:
+        if not signs:
+            m.setattr(signsuit, "read_by_sign", lambda *a, **k: None)
+        return [s.card for s in read_candidates(clf, image, cands)]
+
+
+def test_a_lone_corner_of_plastics_three_of_clubs_is_read_by_its_sign(
+        clf: IndexClassifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibration decks seed 5 scene 18: gnome/plastic's 3C, covered but for one
+    index corner, reads "3C" with its rank sure (1.000) but the club at 0.59, under
+    the 0.945 club bar; its sign is a club to the pip network. No card of the scene
+    is read wrong either way."""
+    image, truth = _calibration_scene(5, 18)
+    cands = _truth_candidates(image, truth)
+    k = next(k for k, t in enumerate(truth) if t.card == "3C" and t.deck == "gnome/plastic")
+    assert sum(cands[k].index_visible) == 1
+    before = _read(clf, image, cands, False, monkeypatch)
+    after = _read(clf, image, cands, True, monkeypatch)
+    assert before[k] is None and after[k] == "3C"
+    for t, b, a in zip(truth, before, after):
+        assert a in (None, t.card) and b in (None, t.card), (t.card, b, a)
+
+
+def test_a_sign_the_network_gets_wrong_gives_no_card_against_sure_corners(
+        clf: IndexClassifier) -> None:
+    """Training decks seed 7 scene 1: gnomangelo's 5C prints a sign the pip network
+    takes for a spade (log-odds -9.5), its corners read a club at 0.999. Were the
+    card left unread, the sign alone would give 5S: the corners' floor refuses."""
+    image, truth = training_scene(7, 1)
+    t = next(t for t in truth if t.card == "5C" and t.deck == "gnome/gnomangelo")
+    vis = [r.visible for r in t.index_regions]
+    patches = [p for p, v in zip(extract_index_patches(image, t.corners), vis) if v]
+    readings = clf.classify(patches)
+    assert signsuit.sign_suit(patches) == "S"
+    unread = CardReading(None, 0.0, "5", None)
+    assert signsuit.read_by_sign(unread, patches, readings, clf.calibration) is None
+
+
+def test_a_club_read_as_a_spade_is_not_given_against_its_sign(
+        clf: IndexClassifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibration decks seed 31 scene 28: gnome/plastic's KC, seen at one corner,
+    read "KS" past the spade bar (0.907); its sign is a club to the pip network
+    (+6.2). Without the veto it is given wrong; with it, not at all."""
+    image, truth = _calibration_scene(31, 28)
+    cands = _truth_candidates(image, truth)
+    k = next(k for k, t in enumerate(truth) if t.card == "KC" and t.deck == "gnome/plastic")
+    with monkeypatch.context() as m:
+        m.setattr(signsuit, "refutes", lambda *a, **kw: False)
+        before = [s.card for s in read_candidates(clf, image, cands)]
+    after = [s.card for s in read_candidates(clf, image, cands)]
+    assert before[k] == "KS" and after[k] is None
+    assert all(a in (None, t.card) for t, a in zip(truth, after)), after
+
+
+def test_a_sure_card_is_not_refuted_by_a_sign_the_network_gets_wrong(
+        clf: IndexClassifier) -> None:
+    """Training decks seed 8 scene 13: anglo_modern's JS, its corners sure of the
+    spade (1.0), prints a sign the pip network takes for a club (+10.8): it stays."""
+    image, truth = training_scene(8, 13)
+    t = next(t for t in truth if t.card == "JS" and t.deck == "gnome/anglo_modern")
+    vis = [r.visible for r in t.index_regions]
+    patches = [p for p, v in zip(extract_index_patches(image, t.corners), vis) if v]
+    readings = clf.classify(patches)
+    assert signsuit.sign_suit(patches) == "C"
+    assert not signsuit.refutes(CardReading("JS", 1.0, "J", "S"), patches, readings)
