@@ -16,7 +16,6 @@ from vision.recognize.classifier import IndexClassifier
 from vision.recognize.patch import extract_index_patches
 from vision.recognize.reader import read_candidates
 from vision.recognize.readings import CardReading
-from vision.scene import SceneRenderer, random_scene_spec
 
 
 @pytest.fixture(scope="module")
@@ -28,15 +27,7 @@ def clf() -> IndexClassifier:
 def _calibration_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
     """(image, truth) of scene `scene` of the calibration decks' random scenes at
     `seed`, as `scripts/measure.py cal:SEED:N:truth` draws them."""
-    from vision.training.split import calibration_decks
-
-    names = [d.name for d in calibration_decks()]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
-    for _ in range(scene + 1):
-        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
-                                                         face_down=0.1), rng)
-    return image, truth
+    return training_scene(seed, scene, calibration=True)
 
 
 def _truth_candidates(image: np.ndarray, truth: list) -> list[_TruthCandidate]:

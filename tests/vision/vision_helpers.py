@@ -272,13 +272,15 @@ def read_right_on_real_train(name: str, sx: float = 1.0, sy: float = 1.0) -> dic
     return out
 
 
-def training_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
+def training_scene(seed: int, scene: int, *, calibration: bool = False):  # type: ignore[no-untyped-def]
     """(image, truth) of scene `scene` (counted from 0) of the training decks' random
-    scenes at `seed`, as the sweeps make them (8 cards, overlap 0.4, a tenth face down)."""
+    scenes at `seed`, as the sweeps and `scripts/measure.py train:SEED:N:...` make them
+    (8 cards, overlap 0.4, a tenth face down); `calibration`: of the calibration decks
+    (`cal:SEED:N:...`)."""
     from vision.scene import SceneRenderer, random_scene_spec
-    from vision.training.split import training_decks
+    from vision.training.split import calibration_decks, training_decks
 
-    names = [d.name for d in training_decks()]
+    names = [d.name for d in (calibration_decks() if calibration else training_decks())]
     rng = np.random.default_rng(seed)
     renderer = SceneRenderer()
     for _ in range(scene + 1):

@@ -73,8 +73,12 @@ def read_at_one_corner(card: CardReading, readings: Sequence[Reading]) -> bool:
 def seen_whole(cand: Any, shape: tuple[int, ...]) -> bool:
     """Is `cand` face up, MIN_VISIBLE of it seen, both index corners in view and
     its quad inside the frame?"""
-    if getattr(cand, "face_down", False):
-        return False
+    return not getattr(cand, "face_down", False) and lies_whole(cand, shape)
+
+
+def lies_whole(cand: Any, shape: tuple[int, ...]) -> bool:
+    """Is MIN_VISIBLE of `cand` seen, both its index corners in view and its quad
+    inside the frame (face up or not)?"""
     if float(getattr(cand, "visible", 1.0)) < MIN_VISIBLE:
         return False
     if not all(getattr(cand, "index_visible", (True, True))):

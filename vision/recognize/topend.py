@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.recognize.onecorner import lies_whole
 from vision.recognize.overlap import quad_iou
 from vision.recognize.patch import (
     AMBIGUOUS_ASPECT,
@@ -57,10 +58,6 @@ from vision.recognize.turn import turned
 #: a fifth of the index box's 24% width, so that one cut puts the inner corner's
 #: box on the index.
 CUTS = tuple(np.round(np.arange(0.50, 0.93, 0.04), 2))
-
-#: Share of the outline that must be seen (no other card on it), as turn.py and
-#: unions.py ask of the outlines they cut.
-MIN_VISIBLE = 0.97
 
 #: A part overlapping another candidate by this IoU is that card, found already
 #: (unions.SAME_CARD).
@@ -115,16 +112,10 @@ def card_below(image: np.ndarray, cand: Any, outline: np.ndarray, family: int, t
 
 
 def worth_cutting(cand: Any, shape: tuple[int, ...]) -> bool:
-    """Is `cand` an outline seen whole (MIN_VISIBLE, both index corners clear),
-    lying in the frame? (A face or a back: the detector takes an outline with a
-    court picture's strip in it for one.)"""
-    if float(getattr(cand, "visible", 1.0)) < MIN_VISIBLE:
-        return False
-    if not all(getattr(cand, "index_visible", (True, True))):
-        return False
-    q = np.asarray(cand.corners, np.float32).reshape(4, 2)
-    h, w = shape[:2]
-    return bool(q.min() >= 0.0 and q[:, 0].max() <= w - 1 and q[:, 1].max() <= h - 1)
+    """Is `cand` an outline seen whole (onecorner.MIN_VISIBLE, both index corners
+    clear), lying in the frame? A face or a back: the detector takes an outline
+    with a court picture's strip in it for one."""
+    return lies_whole(cand, shape)
 
 
 def both_read(readings: Sequence[Any], calibration: Any) -> str | None:
