@@ -88,14 +88,14 @@ def shape_facts(truth: list[Any], k: int, corners: Any) -> str:
 
 def main(argv: list[str]) -> int:
     from vision.detect import detect_cards
-    from vision.evaluate import _TruthCandidate, match_rendered
+    from vision.evaluate import match_rendered, truth_candidates
     from vision.recognize.classifier import IndexClassifier
     from vision.recognize.indexfind import find_by_index
     from vision.recognize.memo import ReadingMemo
     from vision.recognize.oneplace import refuse_clashes
     from vision.recognize.overlap import quad_iou
     from vision.recognize.partial import find_partial
-    from vision.recognize.patch import extract_index_patches, index_quads
+    from vision.recognize.patch import index_quads
     from vision.recognize.reader import read_candidates, without_doubles
     from vision.recognize.strips import find_strips
     from vision.recognize.topend import find_top_ends
@@ -118,12 +118,7 @@ def main(argv: list[str]) -> int:
     for i in range(n):
         spec = random_scene_spec(rng, names, 8, overlap=0.4, face_down=0.1)
         image, truth = renderer.render(spec, rng)
-        tc = []
-        for t in truth:
-            vis = tuple(r.visible for r in t.index_regions) or (False, False)
-            patches = None if t.face_down else tuple(
-                p for p, v in zip(extract_index_patches(image, t.corners), vis) if v)
-            tc.append(_TruthCandidate(t.corners, t.face_down, vis, patches, t.visible_fraction))
+        tc = truth_candidates(image, truth)
         tread = read_candidates(clf, image, tc)
         memo = ReadingMemo(clf)
         raw = detect_cards(image)

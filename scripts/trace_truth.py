@@ -67,10 +67,9 @@ def classify(card: str, got: str | None, firsts: list[Any], witnesses: dict[str,
 
 
 def main(argv: list[str]) -> int:
-    from vision.evaluate import _TruthCandidate
+    from vision.evaluate import truth_candidates
     from vision.recognize import pipcheck, signsuit
     from vision.recognize.classifier import IndexClassifier, combine, joint_prob
-    from vision.recognize.patch import extract_index_patches
     from vision.recognize.pips import count_pips
     from vision.recognize.reader import read_candidates
     from vision.scene import SceneRenderer, random_scene_spec
@@ -92,13 +91,7 @@ def main(argv: list[str]) -> int:
     for i in range(n):
         spec = random_scene_spec(rng, names, 8, overlap=0.4, face_down=0.1)
         image, truth = renderer.render(spec, rng)
-        tc = []
-        for t in truth:
-            vis = tuple(r.visible for r in t.index_regions) or (False, False)
-            patches = None if t.face_down else tuple(
-                p for p, v in zip(extract_index_patches(image, t.corners), vis) if v)
-            tc.append(_TruthCandidate(t.corners, t.face_down, vis, patches,
-                                      t.visible_fraction))
+        tc = truth_candidates(image, truth)
         read = read_candidates(clf, image, tc)
         for k, t in enumerate(truth):
             if not t.readable:

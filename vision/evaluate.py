@@ -69,6 +69,22 @@ class _TruthCandidate:
     visible: float = 1.0  # share of the card not covered (as the detector's `visible`)
 
 
+def truth_candidates(image: np.ndarray, truth: Sequence[Any]) -> list[_TruthCandidate]:
+    """Each true card of a rendered `image` shown to the reader as a detector
+    candidate: its true quad, and patches cut only at its index corners in view
+    (what `evaluate_rendered(quads="truth")` and the tracers read)."""
+    from vision.recognize.patch import extract_index_patches
+
+    out = []
+    for t in truth:
+        vis: Any = tuple(r.visible for r in t.index_regions) or (False, False)
+        patches = None
+        if not t.face_down:
+            patches = tuple(p for p, v in zip(extract_index_patches(image, t.corners), vis) if v)
+        out.append(_TruthCandidate(t.corners, t.face_down, vis, patches, t.visible_fraction))
+    return out
+
+
 def live_detector() -> Callable[[np.ndarray], list[Any]]:
     """The live pipeline's detection (`Pipeline` reads its candidates with
     `read_candidates`, then `without_doubles`, as evaluate_rendered does)."""
@@ -92,7 +108,6 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
     chain: `still_detector`, as `cardtable recognize`) or "live" (what the referee's
     `vision.pipeline.Pipeline` reads from a frame: its detector, none of the stills
     steps); `detect` overrides the detector of the last two."""
-    from vision.recognize.patch import extract_index_patches
     from vision.scene import SceneRenderer, random_scene_spec
 
     names = [d if isinstance(d, str) else d.name for d in decks]
@@ -112,15 +127,8 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         shown: list[Any] = []  # what the reader is shown, a frame at a time as live
         match: list[int | None] = []  # truth[k] is shown[match[k]]
         if quads == "truth":
-            for t in truth:
-                vis: Any = tuple(r.visible for r in t.index_regions) or (False, False)
-                patches = None
-                if not t.face_down:
-                    patches = tuple(p for p, v in zip(
-                        extract_index_patches(image, t.corners), vis) if v)
-                match.append(len(shown))
-                shown.append(_TruthCandidate(t.corners, t.face_down, vis, patches,
-                                             t.visible_fraction))
+            shown = truth_candidates(image, truth)
+            match = list(range(len(shown)))
         else:
             assert detect is not None
             shown = detect(image)

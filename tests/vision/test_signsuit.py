@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from vision_helpers import training_scene
 
-from vision.evaluate import _TruthCandidate
+from vision.evaluate import truth_candidates
 from vision.recognize import signsuit
 from vision.recognize.classifier import IndexClassifier
 from vision.recognize.patch import extract_index_patches
@@ -30,17 +30,6 @@ def _calibration_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
     return training_scene(seed, scene, calibration=True)
 
 
-def _truth_candidates(image: np.ndarray, truth: list) -> list[_TruthCandidate]:
-    """The true quads as evaluate_rendered(quads="truth") shows them to the reader."""
-    out = []
-    for t in truth:
-        vis = tuple(r.visible for r in t.index_regions) or (False, False)
-        patches = None if t.face_down else tuple(
-            p for p, v in zip(extract_index_patches(image, t.corners), vis) if v)
-        out.append(_TruthCandidate(t.corners, t.face_down, vis, patches, t.visible_fraction))
-    return out
-
-
 def _read(clf: IndexClassifier, image: np.ndarray, cands: list, signs: bool,
           monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     with monkeypatch.context() as m:
@@ -56,7 +45,7 @@ def test_a_lone_corner_of_plastics_three_of_clubs_is_read_by_its_sign(
     the 0.945 club bar; its sign is a club to the pip network. No card of the scene
     is read wrong either way."""
     image, truth = _calibration_scene(5, 18)
-    cands = _truth_candidates(image, truth)
+    cands = truth_candidates(image, truth)
     k = next(k for k, t in enumerate(truth) if t.card == "3C" and t.deck == "gnome/plastic")
     assert sum(cands[k].index_visible) == 1
     before = _read(clf, image, cands, False, monkeypatch)
@@ -87,7 +76,7 @@ def test_a_club_read_as_a_spade_is_not_given_against_its_sign(
     read "KS" past the spade bar (0.907); its sign is a club to the pip network
     (+6.2). Without the veto it is given wrong; with it, not at all."""
     image, truth = _calibration_scene(31, 28)
-    cands = _truth_candidates(image, truth)
+    cands = truth_candidates(image, truth)
     k = next(k for k, t in enumerate(truth) if t.card == "KC" and t.deck == "gnome/plastic")
     with monkeypatch.context() as m:
         m.setattr(signsuit, "refutes", lambda *a, **kw: False)
