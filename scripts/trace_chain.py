@@ -88,7 +88,7 @@ def shape_facts(truth: list[Any], k: int, corners: Any) -> str:
 
 def main(argv: list[str]) -> int:
     from vision.detect import detect_cards
-    from vision.evaluate import match_rendered, truth_candidates
+    from vision.evaluate import match_rendered, rendered_scenes, truth_candidates
     from vision.recognize.classifier import IndexClassifier
     from vision.recognize.indexfind import find_by_index
     from vision.recognize.memo import ReadingMemo
@@ -100,7 +100,6 @@ def main(argv: list[str]) -> int:
     from vision.recognize.strips import find_strips
     from vision.recognize.topend import find_top_ends
     from vision.recognize.unions import split_unions
-    from vision.scene import SceneRenderer, random_scene_spec
     from vision.training.split import calibration_decks, training_decks
 
     kind, seed, n = argv[0], int(argv[1]), int(argv[2])
@@ -110,14 +109,9 @@ def main(argv: list[str]) -> int:
     cv2.setNumThreads(1)
     clf = IndexClassifier.load()
     decks = {"train": training_decks, "cal": calibration_decks}[kind]()
-    names = [d if isinstance(d, str) else d.name for d in decks]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
     causes: Counter[str] = Counter()
     tot = Counter()
-    for i in range(n):
-        spec = random_scene_spec(rng, names, 8, overlap=0.4, face_down=0.1)
-        image, truth = renderer.render(spec, rng)
+    for i, (image, truth) in enumerate(rendered_scenes(decks, n, seed)):
         tc = truth_candidates(image, truth)
         tread = read_candidates(clf, image, tc)
         memo = ReadingMemo(clf)

@@ -67,12 +67,11 @@ def classify(card: str, got: str | None, firsts: list[Any], witnesses: dict[str,
 
 
 def main(argv: list[str]) -> int:
-    from vision.evaluate import truth_candidates
+    from vision.evaluate import rendered_scenes, truth_candidates
     from vision.recognize import pipcheck, signsuit
     from vision.recognize.classifier import IndexClassifier, combine, joint_prob
     from vision.recognize.pips import count_pips
     from vision.recognize.reader import read_candidates
-    from vision.scene import SceneRenderer, random_scene_spec
     from vision.training.split import calibration_decks, training_decks
 
     kind, seed, n = argv[0], int(argv[1]), int(argv[2])
@@ -83,14 +82,9 @@ def main(argv: list[str]) -> int:
     clf = IndexClassifier.load()
     cal = clf.calibration
     decks = {"train": training_decks, "cal": calibration_decks}[kind]()
-    names = [d if isinstance(d, str) else d.name for d in decks]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
     classes: Counter[str] = Counter()
     tot: Counter[str] = Counter()
-    for i in range(n):
-        spec = random_scene_spec(rng, names, 8, overlap=0.4, face_down=0.1)
-        image, truth = renderer.render(spec, rng)
+    for i, (image, truth) in enumerate(rendered_scenes(decks, n, seed)):
         tc = truth_candidates(image, truth)
         read = read_candidates(clf, image, tc)
         for k, t in enumerate(truth):

@@ -22,7 +22,7 @@ import from here still are: `__all__`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +97,22 @@ def live_detector() -> Callable[[np.ndarray], list[Any]]:
     return detect
 
 
+def rendered_scenes(decks: Iterable[Any], n_scenes: int, seed: int = 0, *,
+                    n_cards: int = 8, overlap: float = 0.4, face_down: float = 0.1
+                    ) -> Iterator[tuple[np.ndarray, list[Any]]]:
+    """(image, truth) of each of `n_scenes` random table scenes of `decks` (names or
+    decks), drawn from `seed` exactly as evaluate_rendered draws them, so a tracer or
+    a test sees the scene a measurement counted."""
+    from vision.scene import SceneRenderer, random_scene_spec
+
+    names = [d if isinstance(d, str) else d.name for d in decks]
+    rng = np.random.default_rng(seed)
+    renderer = SceneRenderer()
+    for _ in range(n_scenes):
+        spec = random_scene_spec(rng, names, n_cards, overlap=overlap, face_down=face_down)
+        yield renderer.render(spec, rng)
+
+
 def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
                       seed: int = 0, *, n_cards: int = 8, overlap: float = 0.4,
                       face_down: float = 0.1, quads: str = "truth",
@@ -108,11 +124,6 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
     chain: `still_detector`, as `cardtable recognize`) or "live" (what the referee's
     `vision.pipeline.Pipeline` reads from a frame: its detector, none of the stills
     steps); `detect` overrides the detector of the last two."""
-    from vision.scene import SceneRenderer, random_scene_spec
-
-    names = [d if isinstance(d, str) else d.name for d in decks]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
     rep = RenderedReport()
     if quads == "detect" and detect is None:
         from vision.recognize.reader import still_detector
@@ -120,9 +131,9 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         detect = still_detector(clf)
     if quads == "live" and detect is None:
         detect = live_detector()
-    for i in range(n_scenes):
-        spec = random_scene_spec(rng, names, n_cards, overlap=overlap, face_down=face_down)
-        image, truth = renderer.render(spec, rng)
+    scenes = rendered_scenes(decks, n_scenes, seed, n_cards=n_cards, overlap=overlap,
+                             face_down=face_down)
+    for i, (image, truth) in enumerate(scenes):
         rep.scenes += 1
         shown: list[Any] = []  # what the reader is shown, a frame at a time as live
         match: list[int | None] = []  # truth[k] is shown[match[k]]

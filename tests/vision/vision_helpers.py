@@ -277,16 +277,13 @@ def training_scene(seed: int, scene: int, *, calibration: bool = False):  # type
     scenes at `seed`, as the sweeps and `scripts/measure.py train:SEED:N:...` make them
     (8 cards, overlap 0.4, a tenth face down); `calibration`: of the calibration decks
     (`cal:SEED:N:...`)."""
-    from vision.scene import SceneRenderer, random_scene_spec
+    from vision.evaluate import rendered_scenes
     from vision.training.split import calibration_decks, training_decks
 
-    names = [d.name for d in (calibration_decks() if calibration else training_decks())]
-    rng = np.random.default_rng(seed)
-    renderer = SceneRenderer()
-    for _ in range(scene + 1):
-        image, truth = renderer.render(random_scene_spec(rng, names, 8, overlap=0.4,
-                                                         face_down=0.1), rng)
-    return image, truth
+    decks = calibration_decks() if calibration else training_decks()
+    for drawn in rendered_scenes(decks, scene + 1, seed):
+        pass  # each scene is drawn in turn: the last is the one asked for
+    return drawn
 
 
 def stills_read(image: np.ndarray) -> list:
