@@ -116,6 +116,22 @@ def read_frames(fd: int, decoder: FrameDecoder, timeout: float) -> list[Frame]:
     return frames
 
 
+def without_answer(chunks: list[bytes], asked: int) -> list[bytes]:
+    """`chunks` without those that complete a sound HELLO_REPLY to `asked`. Damage can
+    undo itself (a bit flipped twice, a splice at the cut it came from): about 1.5% of
+    the hosts' sequence numbers gave such a reply in this stream, and the host rightly
+    took it (a flaky failure until this filter)."""
+    while True:
+        decoder = FrameDecoder()
+        for k, chunk in enumerate(chunks):
+            if any(f.cmd == Command.HELLO_REPLY and f.payload[:2] == bytes([asked >> 8, asked & 0xFF])
+                   for f in decoder.feed(chunk)):
+                chunks = chunks[:k] + chunks[k + 1:]
+                break
+        else:
+            return chunks
+
+
 def test_host_acts_on_no_reply_it_did_not_ask_for_over_a_pty() -> None:
     rng = random.Random(7)
     master, slave = os.openpty()
@@ -137,6 +153,7 @@ def test_host_acts_on_no_reply_it_did_not_ask_for_over_a_pty() -> None:
             chunks = noise(rng, FUZZ_BYTES, [real] * 10 + forged)
             chunks += [b"\x00" + f for f in forged]  # whole forged frames too, after a resync
             rng.shuffle(chunks)
+            chunks = without_answer(chunks, asked)
             os.set_blocking(master, True)
             for chunk in chunks:
                 os.write(master, chunk)
