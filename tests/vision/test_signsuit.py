@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from vision_helpers import training_scene
 
-from vision.evaluate import truth_candidates
+from vision.evaluate import match_rendered, truth_candidates
 from vision.recognize import signsuit
 from vision.recognize.classifier import IndexClassifier
 from vision.recognize.patch import extract_index_patches
-from vision.recognize.reader import read_candidates
+from vision.recognize.reader import read_candidates, still_detector, without_doubles
 from vision.recognize.readings import CardReading
 
 
@@ -33,8 +33,7 @@ def _calibration_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
 def _read(clf: IndexClassifier, image: np.ndarray, cands: list, signs: bool,
           monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     with monkeypatch.context() as m:
-        if not signs:
-            m.setattr(signsuit, "read_by_sign", lambda *a, **k: None)
+        m.setattr(signsuit, "GIVE_BY_SIGN", signs)
         return [s.card for s in read_candidates(clf, image, cands)]
 
 
@@ -97,3 +96,13 @@ def test_a_sure_card_is_not_refuted_by_a_sign_the_network_gets_wrong(
     readings = clf.classify(patches)
     assert signsuit.sign_suit(patches) == "C"
     assert not signsuit.refutes(CardReading("JS", 1.0, "J", "S"), patches, readings)
+
+
+def test_the_sign_step_is_off_as_it_gave_a_spade_for_a_club(clf: IndexClassifier) -> None:
+    """Calibration seed 38's scene 152: with read_by_sign, plastic's 4S was given as
+    4C, the one wrong card it added on that seed (signsuit.GIVE_BY_SIGN)."""
+    image, truth = _calibration_scene(38, 152)
+    read = without_doubles(read_candidates(clf, image, still_detector(clf)(image)))
+    got = [read[j].card for t, j in zip(truth, match_rendered(truth, read))
+           if t.card == "4S" and j is not None]
+    assert got and "4C" not in got

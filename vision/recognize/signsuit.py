@@ -33,6 +33,13 @@ Figures: see vision/recognize/README.md ("A black suit told by the index sign").
 
 from __future__ import annotations
 
+#: Is `read_by_sign` asked at all (reader.read_candidates)? Off: on a calibration
+#: seed none of its bars were chosen on (38, 300 scenes, stills chain) it gave one
+#: wrong card (gnome/plastic's 4S as 4C, scene 152) against 0 without it, and a
+#: fresh held-out seed went from 0 to 2 wrong with it among session 14's steps.
+#: `refutes`, which only takes cards away, stays on.
+GIVE_BY_SIGN = False
+
 from collections.abc import Sequence
 
 import numpy as np
