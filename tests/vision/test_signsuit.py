@@ -1,7 +1,7 @@
 """A black card given against its own index sign, by the pip network
 (vision.recognize.signsuit.refutes), on rendered scenes: a calibration-deck club
 read as a spade is not given; a training-deck card whose sign the network gets
-wrong, its corners sure, stays."""
+wrong, its corners sure, stays; a real photo's ace given by its pip is not asked."""
 
 from __future__ import annotations
 
@@ -56,3 +56,27 @@ def test_a_sure_card_is_not_refuted_by_a_sign_the_network_gets_wrong(
     readings = clf.classify(patches)
     assert signsuit.sign_suit(patches) == "C"
     assert not signsuit.refutes(CardReading("JS", 1.0, "J", "S"), patches, readings)
+
+
+def test_an_ace_its_big_pip_gave_is_not_refuted_by_its_index_signs(
+        clf: IndexClassifier) -> None:
+    """Real train photo cam_image41: the ace of spades' corners say the spade at
+    0.47 and 0.96, short of the bars; its one big middle spade gives it
+    (pipcheck.read_by_ace). Its index signs score as clubs (+5.0, +7.5), so
+    `refutes` alone would take it away (real train 513 -> 512 when it did): cards
+    the pips gave are not asked (reader.read_candidates' `by_pips`)."""
+    from vision_helpers import read_right_on_real_train, real_train_photo
+
+    from vision.recognize import pipcheck
+    from vision.recognize.reader import default_detector
+
+    image = real_train_photo("cam_image41.jpg")
+    given = []
+    for cand in default_detector()(image):
+        ps = list(cand.index_patches)
+        firsts = clf.classify(ps) if ps else []
+        got = pipcheck.read_by_pips(image, cand, firsts, clf.calibration) if ps else None
+        if got is not None and got.card == "AS":
+            given.append(signsuit.refutes(got, ps, firsts))
+    assert given == [True]  # the signs would refute the ace its pip gave
+    assert read_right_on_real_train("cam_image41.jpg").get(0) == "AS"
