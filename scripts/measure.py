@@ -62,6 +62,8 @@ def measure(arg: str, clf: IndexClassifier, verbose: bool) -> str:
               f"backs read {rep.backs_read}/{rep.backs}")]
     if verbose:
         lines += [f"  wrong: {e}" for e in t.wrong_examples]
+        lines += [f"  back read: {e}" for e in rep.back_examples]
+        lines += [f"  phantom: {e}" for e in rep.phantom_examples]
     return "\n".join(lines)
 
 

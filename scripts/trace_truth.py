@@ -9,8 +9,8 @@ quads="truth")` (8 cards, overlap 0.4, face down 0.1), reads them as it does
 for each scored card not read right prints one line: how many index corners are in
 view, each corner's first-look rank/suit with their probabilities and the bars that
 applied (single or pair, the rank bar then the suit's), what the other witnesses
-say of the card on their own (second look, second opinion, pips, index sign; "-" when the step
-would not run; `sign`: signsuit.read_by_sign on the first look), each corner's
+say of the card on their own (second look, second opinion, pips; "-" when the step
+would not run), each corner's
 index sign as the pip network scores it (club-minus-spade log-odds), whether the
 card lies whole in view (pips can be counted) and its class:
 
@@ -110,8 +110,6 @@ def main(argv: list[str]) -> int:
                 witnesses["look"] = look.card or "."
             if clf.fallback is not None:
                 witnesses["pair"] = clf.fallback.read([ps], [firsts])[0].card or "."
-            given = signsuit.read_by_sign(first, ps, firsts, cal)
-            witnesses["sign"] = "-" if given is None else given.card or "."
             odds = [signsuit.sign_odds(p) for p in ps]
             whole = pipcheck.whole_in_view(cand, image.shape)
             pips = pipcheck.read_by_pips(image, cand, firsts, cal)

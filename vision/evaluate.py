@@ -56,6 +56,9 @@ class RenderedReport:
     backs_read: int = 0
     phantoms: int = 0
     scenes: int = 0
+    # where each back read and each phantom was (measure.py -v lists them to trace)
+    back_examples: list[str] = field(default_factory=list)
+    phantom_examples: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,13 +158,18 @@ def tally_scene(rep: RenderedReport, truth: Sequence[Any], read: Sequence[Any],
                 match: Sequence[int | None], scene: str) -> None:
     """Count one scene's readings into `rep`: `truth[k]` was read as `read[match[k]]`
     (None: not found); a card read where no true card lies is a phantom."""
-    rep.phantoms += sum(1 for j, s in enumerate(read) if j not in match and s.card)
+    for j, s in enumerate(read):
+        if j not in match and s.card:
+            rep.phantoms += 1
+            rep.phantom_examples.append(f"{scene}: read {s.card}")
     pairs = [(t, read[j] if j is not None else None) for t, j in zip(truth, match)]
     for t, sighting in pairs:
         got = sighting.card if sighting is not None else None
         if t.face_down:
             rep.backs += 1
-            rep.backs_read += got is not None
+            if got is not None:
+                rep.backs_read += 1
+                rep.back_examples.append(f"{scene} ({t.deck}): back of {t.card} read {got}")
             continue
         if not any(r.visible for r in t.index_regions):
             if got is not None and got != t.card:

@@ -12,7 +12,7 @@ import pytest
 from vision_helpers import deck_or_skip
 
 from vision.evaluate import _TruthCandidate
-from vision.recognize import decksuits, signsuit
+from vision.recognize import decksuits
 from vision.recognize.classifier import IndexClassifier
 from vision.recognize.decksuits import SuitSigns, frame_signs, settle_suits, tell_suit
 from vision.recognize.patch import extract_index_patches
@@ -54,8 +54,6 @@ def _read(clf: IndexClassifier, cards: tuple[str, ...], with_signs: bool,
           monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     image, cands = _scene(cards)
     with monkeypatch.context() as m:
-        # (the frame's signs alone: a card's own index sign, signsuit.py, reads JS too)
-        m.setattr(signsuit, "read_by_sign", lambda *a, **k: None)
         if not with_signs:
             m.setattr(decksuits, "settle_suits", lambda verdicts, *a, **k: verdicts)
         return [s.card for s in read_candidates(clf, image, cands)]

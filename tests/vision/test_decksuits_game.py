@@ -14,7 +14,7 @@ from vision_helpers import deck_or_skip
 from vision.evaluate import _TruthCandidate
 from vision.evaluate_game import evaluate_live_game
 from vision.pipeline import Pipeline
-from vision.recognize import decksuits, signsuit
+from vision.recognize import decksuits
 from vision.recognize.classifier import IndexClassifier
 from vision.recognize.decksuits import SuitSigns, frame_signs, settle_suits, sign_descriptor
 from vision.recognize.gamesigns import GameSigns
@@ -28,13 +28,6 @@ from vision.types import Frame
 MIXED = ("2C", "5C", "9C", "KC", "3S", "7S", "JS", "AS", "4C", "8S")
 #: Frames with no sure club: their unsure black cards need signs kept from earlier.
 LONE = (("KC",), ("KC", "3S", "AS"), ("7S", "JS"))
-
-
-@pytest.fixture(autouse=True)
-def _frame_signs_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kept signs are tested alone: a card's own index sign (signsuit.py) reads
-    several of these unsure cards by itself."""
-    monkeypatch.setattr(signsuit, "read_by_sign", lambda *a, **k: None)
 
 
 @pytest.fixture(scope="module")

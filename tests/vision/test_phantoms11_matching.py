@@ -64,6 +64,17 @@ def test_a_card_laid_over_the_wrong_card_stays_a_phantom() -> None:
     rep = RenderedReport()
     tally_scene(rep, truth, read, match, "scene 65")
     assert (rep.all.correct, rep.phantoms) == (1, 1)
+    assert rep.phantom_examples == ["scene 65: read 10S"]  # (measure.py -v lists it)
+
+
+def test_a_back_read_as_a_card_is_named_where_it_lies() -> None:
+    """measure.py -v lists each back read with its scene, to be traced."""
+    quad = tuple(tuple(map(float, p)) for p in KH)
+    truth = [CardTruth("KH", True, quad, 1.0, (), "gnome/plastic")]  # type: ignore[arg-type]
+    rep = RenderedReport()
+    tally_scene(rep, truth, [_read("QS", KH)], [0], "scene 3")
+    assert (rep.backs, rep.backs_read) == (1, 1)
+    assert rep.back_examples == ["scene 3 (gnome/plastic): back of KH read QS"]
 
 
 def test_an_unread_sighting_is_never_matched_by_its_index() -> None:

@@ -166,14 +166,6 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     kept: dict[str, Any] = {} if known is None and found is None else {
         "known": known, "found": found}
     verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
-    if not enrolled and signsuit.GIVE_BY_SIGN:  # unread black cards: the suit their
-        # index signs show (signsuit.py; off, see GIVE_BY_SIGN)
-        for i, v in enumerate(verdicts):
-            if (v is not None and v.card is None and i not in moved
-                    and not getattr(cands[i], "face_down", False)):
-                given = signsuit.read_by_sign(v, cuts[i], firsts[i], clf.calibration)
-                if given is not None:
-                    verdicts[i] = given
     if not enrolled:  # a whole number card whose pips count another rank: not given
         for i, v in enumerate(verdicts):
             if (v is not None and v.card is not None and i not in moved

@@ -11,55 +11,37 @@ under blur, tells a club's shape from a spade's at the sign's own size: measured
 on the calibration decks (true quads, seeds 5, 30-35: 2,019 black-card corners
 with a sign found), no sign past SIGN_BAR on the wrong side (worst 2.78).
 
-Why a witness beside the corners, not alone: on the training decks (seeds 7, 8,
-30, 31) the sign is sometimes confidently wrong (anglo_modern's JS, tigullio's KS
-as clubs at 4.8-10.8, gnomangelo's 5C as a spade at 9.5; 10 of 346 signs past 3)
-where the corners name the right suit at 0.998+. So the corners' own pooled
-probability of the sign's suit must reach SUIT_FLOOR: the two witnesses must
-agree, and their failures seen run apart (the corner network's club -> spade on
-unseen decks, the sign's on decks whose sign the blob finder cuts badly).
+Why only against a card: on the training decks (seeds 7, 8, 30, 31) the sign is
+sometimes confidently wrong (anglo_modern's JS, tigullio's KS as clubs at
+4.8-10.8, gnomangelo's 5C as a spade at 9.5; 10 of 346 signs past 3) where the
+corners name the right suit at 0.998+. A step that GAVE unread black cards their
+sign's suit (session 14's `read_by_sign`, with a floor of 0.3 on the corners'
+own probability of that suit) gave wrong cards on sets none of its bars were
+chosen on: calibration seed 38 (300 scenes, stills chain) plastic's 4S as 4C, and
+a held-out seed 0 -> 2 wrong; it was switched off, then deleted (session 15: a
+wrong card is worse than a missed one, and its gain was ~+11 cards in 2,839).
 
-Rule (`read_by_sign`, for a card the reader's other steps left unread): the
-corners name one rank past the reader's bars with "not an index" under
-`max_none` and are surely black (decksuits.sure_pair, COLOUR_BAR); every corner
-naming that rank whose sign stands alone on paper (decksuits.sign_blob) is scored
-(pipnet.crop_pip, PipNet.log_odds, both ways up); at least one is, all past
-SIGN_BAR on one side; the corners' pooled probability of that suit reaches
-SUIT_FLOOR. The card is given with that suit. The reader's vetoes (pips, ink, one
-corner, one of each) still apply.
+Rule (`refutes`, a veto): a black card given whose index signs (each corner
+naming its rank whose sign stands alone on paper, decksuits.sign_blob, scored by
+pipnet.crop_pip and PipNet.log_odds, both ways up) all show the other black suit
+past SIGN_BAR, no corner naming its rank at CERTAIN for its suit, is not given.
 
 Figures: see vision/recognize/README.md ("A black suit told by the index sign").
 """
 
 from __future__ import annotations
 
-#: Is `read_by_sign` asked at all (reader.read_candidates)? Off: on a calibration
-#: seed none of its bars were chosen on (38, 300 scenes, stills chain) it gave one
-#: wrong card (gnome/plastic's 4S as 4C, scene 152) against 0 without it, and a
-#: fresh held-out seed went from 0 to 2 wrong with it among session 14's steps.
-#: `refutes`, which only takes cards away, stays on.
-GIVE_BY_SIGN = False
-
 from collections.abc import Sequence
 
 import numpy as np
 
-from vision.recognize.decksuits import sign_blob, sure_pair
+from vision.recognize.decksuits import sign_blob
 from vision.recognize.pipnet import crop_pip, load_pipnet
-from vision.recognize.readings import Calibration, CardReading, Reading, joint_prob
-from vision.types import SUITS
+from vision.recognize.readings import CardReading, Reading
 
 #: Club-minus-spade log-odds each scored sign must pass, on one side (calibration
-#: decks, true quads, seeds 5, 30-35: worst wrong-side sign 2.78, so 3; the
-#: per-card sweep gave 0 wrong at 2, 3 and 4 there, gains 122 / 114 / 107 of 202
-#: cards missed at floor 0.1).
+#: decks, true quads, seeds 5, 30-35: worst wrong-side sign 2.78 of 2,019, so 3).
 SIGN_BAR = 3.0
-#: The corners' pooled probability of the sign's suit must reach this: with no
-#: floor the sign alone would have given 7 training-deck cards wrong (their
-#: corners at <= 0.03 for the sign's suit); 0.3 leaves calibration gains at
-#: 98 of 122 (floor 0.05), 0 wrong on training and calibration decks at any floor
-#: from 0.05.
-SUIT_FLOOR = 0.3
 
 
 def sign_odds(patch: np.ndarray) -> float | None:
@@ -83,43 +65,6 @@ def sign_suit(patches: Sequence[np.ndarray]) -> str | None:
     if max(zs) <= -SIGN_BAR:
         return "S"
     return None
-
-
-def read_by_sign(verdict: CardReading | None, patches: Sequence[np.ndarray],
-                 readings: Sequence[Reading], calib: Calibration) -> CardReading | None:
-    """The card, when its index signs and its corners settle an unread black card's
-    suit (see module); None otherwise. `patches`/`readings`: its visible corners."""
-    if verdict is None or verdict.card is not None:
-        return None
-    rank = sure_rank(readings, calib)
-    if rank is None:
-        return None
-    pair = sure_pair(CardReading(None, 0.0, rank, None), readings, calib)
-    if pair is None:
-        return None
-    mine = [(p, r) for p, r in zip(patches, readings) if r.rank == rank]
-    suit = sign_suit([p for p, _ in mine])
-    if suit is None or suit not in pair:
-        return None
-    k = SUITS.index(suit)
-    suit_p = joint_prob([float(r.probs[1][k]) for _, r in mine if r.probs is not None])
-    if suit_p < SUIT_FLOOR:
-        return None
-    rank_p = joint_prob([r.rank_prob for _, r in mine])
-    return CardReading(f"{rank}{suit}", min(rank_p, suit_p), rank, suit)
-
-
-def sure_rank(readings: Sequence[Reading], calib: Calibration) -> str | None:
-    """The rank every corner naming an index names, past the first look's rank bar
-    (pooled: the pair bar), or None. Why not the verdict's rank: corners naming
-    one rank but different black suits (gnome/plastic's AC read "AS 0.66" at one
-    corner, "AC 0.69" at the other) leave the verdict without a rank at all."""
-    votes = [r for r in readings if r.rank is not None]
-    if not votes or len({r.rank for r in votes}) != 1:
-        return None
-    rank_p = joint_prob([r.rank_prob for r in votes])
-    return votes[0].rank if rank_p >= (
-        calib.min_prob_pair if len(votes) >= 2 else calib.min_prob) else None
 
 
 #: A card whose every corner naming its rank gives its suit at least this is not
