@@ -26,10 +26,15 @@ test: install
 bench: install
 	$(BIN)/python -m bench
 
-# Training the recogniser: never part of `make test`.
+# Training the recogniser: never part of `make test`. After training, the first network
+# is fine-tuned (training-deck patches never drawn before, loose cuts of backs that print
+# faces) and recalibrated with its second opinion: ~25 min more on the shared 2-core
+# machine (fresh patches ~5 min, 2 epochs ~5 min, calibration data ~13 min, bars ~7 min;
+# vision/recognize/README.md, "Loose back cuts only").
 model: install
 	$(BIN)/pip install -q -e '.[train]'
 	$(BIN)/python -m vision.training.train
+	$(BIN)/python -m vision.training.finetune --loose-backs
 	$(BIN)/python -m vision.training.pipnet
 
 clean:

@@ -182,7 +182,8 @@ def test_merge_unreads_a_live_card_the_look_reads_elsewhere() -> None:
 
 #: The random stream of the training decks' scenes at seed 30 (4 a deck, one deck a
 #: scene, as vision.evaluate_game renders them) where kde/nicu-white's first scene
-#: begins: a back whose printed fan of aces the stills chain reads as the AH.
+#: begins: a back whose printed fan of aces the stills chain read as the AH with the
+#: network before the fine-tune (session 15).
 NICU_STATE = {"bit_generator": "PCG64",
               "state": {"state": 109726822165729007422706603089164698299,
                         "inc": 338060412055451027464821603791627147527},
@@ -201,7 +202,9 @@ def test_a_card_pictured_on_a_back_is_not_given(clf: IndexClassifier) -> None:
     rng.bit_generator.state = NICU_STATE
     image, truth = SceneRenderer().render(
         random_scene_spec(rng, ["kde/nicu-white"], 8, overlap=0.4, face_down=0.1), rng)
-    assert "AH" in {s.card for s in settled_look(clf, image)}  # the stills chain's phantom
+    # Until the fine-tuned first network (session 15) the stills chain itself read the
+    # back's printed ace as AH here; now it does not, and the Pipeline must not either.
+    assert "AH" not in {s.card for s in settled_look(clf, image)}
     p = Pipeline(clf, settle=SettleConfig(after=1))
     p.read(Frame(image, 0, 0.0))
     look = p.read(Frame(image, 1, 0.03))

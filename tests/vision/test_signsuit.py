@@ -32,8 +32,10 @@ def _calibration_scene(seed: int, scene: int):  # type: ignore[no-untyped-def]
 def test_a_club_read_as_a_spade_is_not_given_against_its_sign(
         clf: IndexClassifier, monkeypatch: pytest.MonkeyPatch) -> None:
     """Calibration decks seed 31 scene 28: gnome/plastic's KC, seen at one corner,
-    read "KS" past the spade bar (0.907); its sign is a club to the pip network
-    (+6.2). Without the veto it is given wrong; with it, not at all."""
+    was read "KS" past the spade bar (0.907) by the network before session 15's
+    fine-tune; its sign is a club to the pip network (+6.2), so the veto refutes a
+    KS there. The fine-tuned network leaves it unread even without the veto (a
+    better figure); the veto is pinned on the reading the old network gave."""
     image, truth = _calibration_scene(31, 28)
     cands = truth_candidates(image, truth)
     k = next(k for k, t in enumerate(truth) if t.card == "KC" and t.deck == "gnome/plastic")
@@ -41,8 +43,13 @@ def test_a_club_read_as_a_spade_is_not_given_against_its_sign(
         m.setattr(signsuit, "refutes", lambda *a, **kw: False)
         before = [s.card for s in read_candidates(clf, image, cands)]
     after = [s.card for s in read_candidates(clf, image, cands)]
-    assert before[k] == "KS" and after[k] is None
+    assert before[k] in (None, "KC") and after[k] is None
     assert all(a in (None, t.card) for t, a in zip(truth, after)), after
+    t = truth[k]
+    vis = [r.visible for r in t.index_regions]
+    patches = [p for p, v in zip(extract_index_patches(image, t.corners), vis) if v]
+    readings = clf.classify(patches)
+    assert signsuit.refutes(CardReading("KS", 0.907, "K", "S"), patches, readings)
 
 
 def test_a_sure_card_is_not_refuted_by_a_sign_the_network_gets_wrong(

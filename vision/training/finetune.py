@@ -1,4 +1,5 @@
-"""Fine-tuning the committed index network from its own ONNX weights (not in `make model`).
+"""Fine-tuning the trained index network from its own ONNX weights (`make model`'s step after
+training, with `--loose-backs`; adopted in session 15).
 
 Why: the first network's confidence, not its argmax, is what most held-out cards are
 lost to: a corner read right at a probability under the calibrated bars
@@ -53,10 +54,10 @@ FRESH_START = 10_000
 UNIFORM_SHARE = 1.0
 HARD_CAP = 4.0
 #: The schedule measured best (2 epochs of 40k draws from ~16k fresh patches and
-#: the real ones, peak rate 1e-4, a thirtieth of train.py's). Not adopted: without
-#: the backs' patches it read a face-down card (its back prints an ace of diamonds)
-#: as AD; with them it reads fewer detected cards (BACK_VIEWS); figures in
-#: vision/recognize/README.md.
+#: the real ones, peak rate 1e-4, a thirtieth of train.py's). Without the backs'
+#: patches it read a face-down card (its back prints an ace of diamonds) as AD; with
+#: mined ones it reads fewer detected cards (BACK_VIEWS); with loose cuts only it was
+#: adopted (session 15); figures in vision/recognize/README.md.
 EPOCHS = 2
 EPOCH_SIZE = 40_000
 LR = 1e-4
@@ -70,7 +71,7 @@ SCENES = 500
 #: / 360) and 2000 added 2 wrong: not adopted; 700 is the gentler of the two.
 #: With `--loose-backs` (loose cuts only, no mining; session 14) 700 views read more
 #: detected cards than the committed network (calibration seed 5: 366 -> 372;
-#: training seed 7: 374 -> 377), 0 wrong: the candidate to adopt (README).
+#: training seed 7: 374 -> 377), 0 wrong: adopted in session 15 (README).
 BACK_VIEWS = 700
 BATCH = 256
 
