@@ -94,6 +94,8 @@ def main(argv: list[str]) -> int:
     from vision.recognize.memo import ReadingMemo
     from vision.recognize.oneplace import refuse_clashes
     from vision.recognize.overlap import quad_iou
+    from vision.recognize.paperedge import find_paper_edges
+    from vision.recognize.partgrow import find_grown_parts
     from vision.recognize.partial import find_partial
     from vision.recognize.patch import index_quads
     from vision.recognize.reader import read_candidates, without_doubles
@@ -122,7 +124,9 @@ def main(argv: list[str]) -> int:
         stages["indexfind"] = find_by_index(memo, image, stages["strips"])
         stages["clash"] = refuse_clashes(memo, image, stages["indexfind"], stages["unions"])
         stages["partial"] = find_partial(memo, image, stages["clash"])
-        final = stages["topend"] = find_top_ends(memo, image, stages["partial"])
+        stages["topend"] = find_top_ends(memo, image, stages["partial"])
+        stages["paperedge"] = find_paper_edges(memo, image, stages["topend"])
+        final = stages["partgrow"] = find_grown_parts(memo, image, stages["paperedge"])
         reads = {k: read_candidates(memo, image, v) for k, v in stages.items()}
         read = without_doubles(read_candidates(clf, image, final))
         match = match_rendered(truth, read)

@@ -97,7 +97,7 @@ class Grown:
     hidden: np.ndarray  # the part grown past the cut side: cut corners, far corners
 
 
-def _grow(part: np.ndarray, cut: int, length: float, squeeze: float) -> np.ndarray:
+def grow_across(part: np.ndarray, cut: int, length: float, squeeze: float) -> np.ndarray:
     """The card that keeps the side of the (normalised) `part` opposite side `cut`
     and runs `length` (at the squeeze undone) across it, past the cut side, its
     corners in the part's order (clockwise)."""
@@ -128,20 +128,20 @@ def grown_cards(part: Any, squeeze: float = 1.0) -> list[Grown]:
         for length in (kept * CARD_ASPECT, kept / CARD_ASPECT):
             if not MIN_GROW * across <= length <= MAX_GROW * across:
                 continue
-            tries = tuple(_grow(q, cut, length * k, squeeze) for k in SIZE_TRIES)
-            card = _start_short(tries[0], squeeze)
+            tries = tuple(grow_across(q, cut, length * k, squeeze) for k in SIZE_TRIES)
+            card = start_short(tries[0], squeeze)
             corners = _corners_in(card, q, area)
             if not corners:
                 continue
-            grown = _grow(q, cut, length, squeeze)
+            grown = grow_across(q, cut, length, squeeze)
             hidden = np.array([q[cut], q[(cut + 1) % 4], grown[(cut + 1) % 4], grown[cut]],
                               np.float32)
-            tries = tuple(_start_short(t, squeeze) for t in tries)
+            tries = tuple(start_short(t, squeeze) for t in tries)
             out += [Grown(card, corner, cut, tries, hidden) for corner in corners]
     return out
 
 
-def _start_short(quad: np.ndarray, squeeze: float) -> np.ndarray:
+def start_short(quad: np.ndarray, squeeze: float) -> np.ndarray:
     """`quad` (clockwise) normalised, starting at a short side of the card (at the
     squeeze undone): a card seen near square keeps the start it is given."""
     un = quad / np.array([1.0, squeeze], np.float32)

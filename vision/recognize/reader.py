@@ -40,6 +40,8 @@ from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
 from vision.recognize.memo import ReadingMemo
 from vision.recognize.oneplace import refuse_clashes
+from vision.recognize.paperedge import find_paper_edges
+from vision.recognize.partgrow import find_grown_parts
 from vision.recognize.partial import find_partial
 from vision.recognize.patch import extract_index_patches, index_quads, normalize_quad
 from vision.recognize.strips import find_strips
@@ -326,8 +328,10 @@ def still_detector(clf: IndexClassifier, detect: Detect | None = None) -> Detect
     cards in a row split where their indices say (unions.py), the cards of a row or
     fan found beside those from the strip of them in view (strips.py), cards no
     outline was found for looked for by their corner index (indexfind.py), a
-    card partly under a book read from its part in view (partial.py), and an
-    unread outline round two cards cut to the card on top (topend.py). Each call
+    card partly under a book read from its part in view (partial.py), an unread
+    outline round two cards cut to the card on top (topend.py), an unread
+    outline on a card's printed frame grown to the paper's edge (paperedge.py), and
+    one on a part of a card in view grown to the card (partgrow.py). Each call
     reads its photo through a ReadingMemo of its own (memo.py: a patch the steps
     share is read once)."""
     det = detect or default_detector()
@@ -349,9 +353,13 @@ def _still_candidates(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> l
 
 def _chain(memo: ReadingMemo, image: np.ndarray, detect: Detect) -> list[Any]:
     """`detect`'s candidates after unions, strips, indexfind, partial (a card
-    under a book read from its part in view) and topend (an unread outline round
-    two cards cut to the card on top), all reading through the photo's `memo`."""
+    under a book read from its part in view), topend (an unread outline round
+    two cards cut to the card on top), paperedge (an unread outline on a card's
+    printed frame grown to the paper's edge) and partgrow (an unread outline on a
+    part of a card in view grown to the card), all reading through the photo's
+    `memo`."""
     seen = split_unions(memo, image, detect(image))
     cands = find_by_index(memo, image, find_strips(memo, image, seen))
     cands = find_partial(memo, image, refuse_clashes(memo, image, cands, seen))
-    return find_top_ends(memo, image, cands)
+    cands = find_paper_edges(memo, image, find_top_ends(memo, image, cands))
+    return find_grown_parts(memo, image, cands)

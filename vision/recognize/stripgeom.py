@@ -38,7 +38,7 @@ def gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3))
 
 
-def _edge_along(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray,
+def edge_along(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray,
                 n: int = 24) -> np.ndarray:
     """Mean gradient across segments a->b (arrays (..., 2)), sampled at n points
     from 8% to 92% of their length (the ends may be under other cards' corners);
@@ -94,7 +94,7 @@ def strip_quads(seed: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray
     # Every (turn, shift): the far side of the strip card.
     hyp = turned[:, None] + (way * ts)[None, :, None, None] * u  # (A, T, 4, 2)
     top, bottom = (1, 2) if way > 0 else (0, 3)
-    score = _edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])  # (A, T)
+    score = edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])  # (A, T)
     best_turn = score.argmax(axis=0)
     profile = score.max(axis=0)
     out = []
@@ -123,7 +123,7 @@ def _fine(seed: np.ndarray, way: int, turn: float, t: float, gx: np.ndarray,
     turned = np.stack([_turned(seed, float(a)) for a in turns])
     hyp = turned[:, None] + (way * ts)[None, :, None, None] * u
     top, bottom = (1, 2) if way > 0 else (0, 3)
-    score = _edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])
+    score = edge_along(gx, gy, hyp[..., top, :], hyp[..., bottom, :])
     a, i = np.unravel_index(int(score.argmax()), score.shape)
     return hyp[a, i].astype(np.float32)
 
@@ -140,8 +140,8 @@ def _slid(q: np.ndarray, way: int, gx: np.ndarray, gy: np.ndarray) -> np.ndarray
     a_top, b_top = q[far[0]], q[far[0]] + 0.2 * (q[far[1]] - q[far[0]])
     a_bot, b_bot = q[near[0]], q[near[0]] + 0.2 * (q[near[1]] - q[near[0]])
     shift = ss[:, None] * v
-    score = (_edge_along(gx, gy, a_top + shift, b_top + shift, 8)
-             + _edge_along(gx, gy, a_bot + shift, b_bot + shift, 8))
+    score = (edge_along(gx, gy, a_top + shift, b_top + shift, 8)
+             + edge_along(gx, gy, a_bot + shift, b_bot + shift, 8))
     return (q + ss[int(score.argmax())] * v).astype(np.float32)
 
 
