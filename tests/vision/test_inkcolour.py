@@ -132,3 +132,18 @@ def test_the_live_pipeline_asks_only_about_cards_not_named_for_certain() -> None
     assert inkcolour.speaks_against(card, black, unsure, certain=inkcolour.CERTAIN)
     # only the corners naming the card's rank speak
     assert not inkcolour.speaks_against(card, black, [Reading("5", "D", 0.9, 0.9, 0.9)] * 2)
+
+
+def test_a_card_its_ink_refused_is_not_grown_into_another_quad() -> None:
+    # IMG_2385's king of hearts read as a spade: its ink refuses it, and read_candidates
+    # says so (`refused`), so the steps that grow unread outlines (paperedge gave KS
+    # from a grown quad whose corners showed the ink less surely) leave it unread.
+    from vision.recognize.reader import default_detector, read_candidates
+
+    forced = _OtherColour(IndexClassifier.load())
+    image = real_train_photo("IMG_2385.JPG")
+    cands = default_detector()(image)
+    refused: set[int] = set()
+    sights = read_candidates(forced, image, cands, refused=refused)
+    assert refused and all(sights[i].card is None for i in refused)
+    assert "KS" not in _read("IMG_2385.JPG", forced).values()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip, stills_read_right
+from vision_helpers import card_on_cloth as helpers_card_on_cloth
+from vision_helpers import stills_read_right
 
-from vision.cardart import render_card
 from vision.detect import CardCandidate
 from vision.recognize.classifier import DEFAULT_MODEL, IndexClassifier
 from vision.recognize.overlap import quad_iou
@@ -26,15 +26,9 @@ FRAME = ((32, 22), (146, 22), (146, 216), (32, 216))
 
 
 def card_on_cloth(card: str = "6C") -> tuple[np.ndarray, tuple, tuple]:
-    """`card` upright on green cloth at (80, 80): the image, the card's quad and its
-    printed frame's."""
-    art = render_card(deck_or_skip(DECK), card, 240)
-    h, w = art.shape[:2]
-    img = np.full((h + 160, w + 160, 3), (40, 90, 30), np.uint8)
-    alpha = art[:, :, 3:4].astype(np.float32) / 255.0
-    roi = img[80:80 + h, 80:80 + w]
-    roi[:] = (art[:, :, :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
-    quad = ((80, 80), (80 + w - 1, 80), (80 + w - 1, 80 + h - 1), (80, 80 + h - 1))
+    """`card` upright on green cloth: the image, the card's quad and its printed
+    frame's."""
+    img, quad = helpers_card_on_cloth(DECK, card)
     frame = tuple((x + 80, y + 80) for x, y in FRAME)
     return img, quad, frame
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip, stills_read, training_scene
+from vision_helpers import card_on_cloth as helpers_card_on_cloth
+from vision_helpers import stills_read, training_scene
 
-from vision.cardart import render_card
 from vision.detect import CardCandidate
 from vision.evaluate import match_rendered
 from vision.recognize.classifier import DEFAULT_MODEL, IndexClassifier
@@ -22,17 +22,12 @@ DECK = "gnome/paris"
 
 
 def card_on_cloth(card: str) -> tuple[np.ndarray, tuple, tuple]:
-    """`card` upright on green cloth at (80, 80): the image, the card's quad and
-    its top 60% (an outline cut across the card's print)."""
-    art = render_card(deck_or_skip(DECK), card, 240)
-    h, w = art.shape[:2]
-    img = np.full((h + 160, w + 160, 3), (40, 90, 30), np.uint8)
-    alpha = art[:, :, 3:4].astype(np.float32) / 255.0
-    roi = img[80:80 + h, 80:80 + w]
-    roi[:] = (art[:, :, :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
-    x0, y0, x1, y1 = 80, 80, 80 + w - 1, 80 + h - 1
-    cut = y0 + int(0.6 * h)
-    return img, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), ((x0, y0), (x1, y0), (x1, cut), (x0, cut))
+    """`card` upright on green cloth: the image, the card's quad and its top 60%
+    (an outline cut across the card's print)."""
+    img, quad = helpers_card_on_cloth(DECK, card)
+    (x0, y0), (x1, _), (_, y1), _ = quad
+    cut = y0 + int(0.6 * (y1 - y0 + 1))
+    return img, quad, ((x0, y0), (x1, y0), (x1, cut), (x0, cut))
 
 
 @needs_model

@@ -325,3 +325,18 @@ def training_photo(seed: int, i: int):  # type: ignore[no-untyped-def]
         spec = random_photo_spec(rng, decks)
     image, truth = render_photo(spec, np.random.default_rng([seed, i]))
     return spec, image, truth
+
+
+def card_on_cloth(deck: str, card: str, height: int = 240
+                  ) -> tuple[np.ndarray, tuple[tuple[int, int], ...]]:
+    """`card` of `deck` upright on green cloth at (80, 80), `height` px tall: the
+    image and the card's quad (clockwise from its top-left)."""
+    from vision.cardart import render_card
+
+    art = render_card(deck_or_skip(deck), card, height)
+    h, w = art.shape[:2]
+    img = np.full((h + 160, w + 160, 3), (40, 90, 30), np.uint8)
+    alpha = art[:, :, 3:4].astype(np.float32) / 255.0
+    roi = img[80:80 + h, 80:80 + w]
+    roi[:] = (art[:, :, :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
+    return img, ((80, 80), (80 + w - 1, 80), (80 + w - 1, 80 + h - 1), (80, 80 + h - 1))

@@ -199,7 +199,8 @@ def find_paper_edges(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[
 
     if getattr(clf, "deck", None) is not None or not cands:
         return list(cands)
-    sights = read_candidates(clf, image, cands)
+    refused: set[int] = set()  # read, and spoken against: not grown (reader.py)
+    sights = read_candidates(clf, image, cands, refused=refused)
     read = {s.card for s in sights if s.card is not None}
     shapes = [long_over_short(np.asarray(c.corners)) for c, s in zip(cands, sights)
               if s.card is not None]
@@ -208,7 +209,7 @@ def find_paper_edges(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[
     grads: tuple[np.ndarray, np.ndarray] | None = None
     tries: list[tuple[int, np.ndarray]] = []
     for i, (c, s) in enumerate(zip(cands, sights)):
-        if s.card is not None or getattr(c, "face_down", False):
+        if s.card is not None or i in refused or getattr(c, "face_down", False):
             continue
         if grads is None:
             grads = gradients(image)
@@ -244,11 +245,17 @@ def find_paper_edges(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[
         read.add(card)
         for j in there:
             del out[j]
-        out[i] = replace(cands[i], corners=tuple((float(x), float(y)) for x, y in q),
-                         index_visible=(True, True),
-                         index_patches=tuple(extract_index_patches(image, q)),
-                         patch_corners=(0, 2))
+        out[i] = as_whole_card(cands[i], image, q)
     return list(out.values())
+
+
+def as_whole_card(cand: Any, image: np.ndarray, quad: np.ndarray) -> Any:
+    """`cand` moved to `quad`, a whole card grown from it: both index corners in view,
+    its patches cut there (what paperedge and partgrow put in an outline's place)."""
+    return replace(cand, corners=tuple((float(x), float(y)) for x, y in quad),
+                   index_visible=(True, True),
+                   index_patches=tuple(extract_index_patches(image, quad)),
+                   patch_corners=(0, 2))
 
 
 def steady_cuts(quad: np.ndarray) -> list[np.ndarray]:

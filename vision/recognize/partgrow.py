@@ -27,12 +27,12 @@ and 373 -> 373/432 read right; 0 wrong, 0 phantoms before and after. Stills only
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from vision.recognize.overlap import covered_share, quad_iou
+from vision.recognize.paperedge import as_whole_card
 from vision.recognize.partial import grow_across, grown_cards, start_short
 from vision.recognize.patch import extract_index_patches, normalize_quad
 from vision.recognize.stripgeom import edge_along, gradients
@@ -89,13 +89,14 @@ def find_grown_parts(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[
 
     if getattr(clf, "deck", None) is not None or not cands:
         return list(cands)
-    sights = read_candidates(clf, image, cands)
+    refused: set[int] = set()  # read, and spoken against: not grown (reader.py)
+    sights = read_candidates(clf, image, cands, refused=refused)
     read = {s.card for s in sights if s.card is not None}
     h, w = image.shape[:2]
     tries: list[tuple[int, np.ndarray, tuple[np.ndarray, ...]]] = []
     grads: tuple[np.ndarray, np.ndarray] | None = None
     for i, (c, s) in enumerate(zip(cands, sights)):
-        if s.card is not None:
+        if s.card is not None or i in refused:
             continue
         part = normalize_quad(c.corners)
         done: set[tuple[int, int]] = set()
@@ -138,8 +139,5 @@ def find_grown_parts(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[
         read.add(card)
         for j in there:
             del out[j]
-        out[i] = replace(cands[i], corners=tuple((float(x), float(y)) for x, y in q),
-                         index_visible=(True, True),
-                         index_patches=tuple(extract_index_patches(image, q)),
-                         patch_corners=(0, 2))
+        out[i] = as_whole_card(cands[i], image, q)
     return list(out.values())

@@ -86,7 +86,8 @@ def _patches(image: np.ndarray, cand: Any) -> list[np.ndarray]:
 def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                     known: decksuits.SuitSigns | None = None,
                     found: list[decksuits.SuitSigns] | None = None,
-                    ink_certain: float | None = None) -> list[CardSighting]:
+                    ink_certain: float | None = None,
+                    refused: set[int] | None = None) -> list[CardSighting]:
     """One CardSighting per candidate, in order (see module).
 
     `ink_certain`: cards whose corners name their suit this surely are not asked
@@ -96,6 +97,13 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     `known`/`found`: suit signs of the deck kept from earlier frames, and a list that
     gets this frame's sure signs appended (decksuits.settle_suits; the live Pipeline
     keeps them over a game).
+
+    `refused`: a set that gets the index of each candidate whose card a witness
+    refused (its pips, its index signs, its ink). Steps that grow an unread outline
+    into another quad skip those: the card there was read and spoken against, and a
+    grown quad's corners may show its ink or signs less surely (real train IMG_2385:
+    a king of hearts read as a spade, refused by its red ink, came back as KS from
+    paperedge's grown quad).
 
     `clf` is an IndexClassifier or anything with its `classify`, `calibration` and
     `deck` (the second look is skipped for recognisers without `wants_second_look`).
@@ -168,23 +176,29 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     kept: dict[str, Any] = {} if known is None and found is None else {
         "known": known, "found": found}
     verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
+    spoken: set[int] = set()  # cards a witness spoke against (`refused`)
     if not enrolled:  # a whole number card whose pips count another rank: not given
         for i, v in enumerate(verdicts):
             if (v is not None and v.card is not None and i not in moved
                     and i not in by_pips
                     and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
                 verdicts[i] = CardReading(None, 0.0, None, None)
+                spoken.add(i)
     for i, v in enumerate(verdicts):  # a black card whose index signs show the other
         if (v is not None and v.card is not None and i not in moved  # (signsuit.py;
                 and i not in by_pips  # not a card whose pips told its suit)
                 and signsuit.refutes(v, cuts[i], firsts[i])):
             verdicts[i] = CardReading(None, 0.0, None, None)
+            spoken.add(i)
     shown = {i: (ps, turned_reads[2 * k:2 * k + 2]) for k, (i, (_, ps)) in
              enumerate(turns.items()) if i in moved}
     for i, v in enumerate(verdicts):  # ink of the other colour than the card's suit
         if v is not None and v.card is not None and inkcolour.speaks_against(
                 v, *shown.get(i, (cuts[i], firsts[i])), certain=ink_certain):
             verdicts[i] = CardReading(None, 0.0, None, None)
+            spoken.add(i)
+    if refused is not None:
+        refused.update(spoken)
     for i, v in enumerate(verdicts):  # an outline round two cards read at one corner
         if (v is not None and v.card is not None and i not in moved and i not in by_pips
                 and onecorner.two_cards_in_one(cands, i, v, firsts[i], image.shape)):
