@@ -236,17 +236,27 @@ def find_paper_edges(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[
         card = cards.pop()
         if card is None or card in read or i not in out:
             continue
-        there = [j for j in out if j != i and quad_iou(q, cands[j].corners) >= SAME_CARD]
         # (An unread outline lying in the card grown is the card too, found twice:
         # training seed 7, scene 34, 6C's printed frame outlined twice.)
-        if any(sights[j].card is not None or _inside(cands[j].corners, q) < INSIDE
-               for j in there):
-            continue
-        read.add(card)
-        for j in there:
-            del out[j]
-        out[i] = as_whole_card(cands[i], image, q)
+        if put_grown(out, cands, sights, image, i, q):
+            read.add(card)
     return list(out.values())
+
+
+def put_grown(out: dict[int, Any], cands: Sequence[Any], sights: Sequence[Any],
+              image: np.ndarray, i: int, quad: np.ndarray) -> bool:
+    """Put the card grown from outline `i` to `quad` in its place in `out` (candidates
+    by index), unless a candidate lying there (IoU SAME_CARD) is read or lies less
+    than INSIDE in it; the unread outlines inside it give way. Whether it was put
+    (paperedge and partgrow)."""
+    there = [j for j in out if j != i and quad_iou(quad, cands[j].corners) >= SAME_CARD]
+    if any(sights[j].card is not None or _inside(cands[j].corners, quad) < INSIDE
+           for j in there):
+        return False
+    for j in there:
+        del out[j]
+    out[i] = as_whole_card(cands[i], image, quad)
+    return True
 
 
 def as_whole_card(cand: Any, image: np.ndarray, quad: np.ndarray) -> Any:

@@ -15,7 +15,7 @@ length and a tenth shorter and longer (partial.SIZE_TRIES). A way reads card X
 when the guess and at least one other length read X at the pair bars
 (topend.both_read) and no corner of any length names another card. The outline
 gives way to X when every way that reads names X, which no other candidate reads,
-and X lies in the photo where no other candidate does (IoU SAME_CARD), unread
+and X lies in the photo where no other candidate does (IoU paperedge.SAME_CARD), unread
 outlines lying inside it excepted (they are the card found again, and give way).
 
 Chain without unsqueeze, after paperedge (60 scenes each): calibration decks seeds
@@ -31,18 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from vision.recognize.overlap import covered_share, quad_iou
-from vision.recognize.paperedge import as_whole_card
+from vision.recognize.paperedge import put_grown
 from vision.recognize.partial import grow_across, grown_cards, start_short
 from vision.recognize.patch import extract_index_patches, normalize_quad
 from vision.recognize.stripgeom import edge_along, gradients
 from vision.recognize.topend import both_read
 
-#: A grown card overlapping another candidate by this IoU is that card, found
-#: already (topend.SAME_CARD) ...
-SAME_CARD = 0.5
-#: ... unless it is an outline not read lying in it (this share of its area).
-INSIDE = 0.85
 #: Of the lengths tried (the one snapped first), at least this many must read the card.
 MIN_LENGTHS = 2
 #: The grown card's length across the cut is searched over these shares of the
@@ -131,13 +125,6 @@ def find_grown_parts(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[
         if card in read:
             continue
         q = next(q for q, got in ways if got == card)
-        there = [j for j in out if j != i and quad_iou(q, cands[j].corners) >= SAME_CARD]
-        if any(sights[j].card is not None
-               or covered_share(np.asarray(cands[j].corners, np.float32).reshape(4, 2), [q])
-               < INSIDE for j in there):
-            continue
-        read.add(card)
-        for j in there:
-            del out[j]
-        out[i] = as_whole_card(cands[i], image, q)
+        if put_grown(out, cands, sights, image, i, q):
+            read.add(card)
     return list(out.values())
