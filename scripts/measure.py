@@ -27,10 +27,9 @@ from vision.recognize.classifier import IndexClassifier
 
 
 def _decks(which: str) -> list:
-    from vision.training.split import calibration_decks, heldout_decks, training_decks
+    from vision.training.split import decks_named
 
-    return {"held": heldout_decks, "cal": calibration_decks,
-            "train": training_decks}[which]()
+    return decks_named(which)
 
 
 def measure(arg: str, clf: IndexClassifier, verbose: bool) -> str:

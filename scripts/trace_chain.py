@@ -102,7 +102,7 @@ def main(argv: list[str]) -> int:
     from vision.recognize.strips import find_strips
     from vision.recognize.topend import find_top_ends
     from vision.recognize.unions import split_unions
-    from vision.training.split import calibration_decks, training_decks
+    from vision.training.split import decks_named
 
     kind, seed, n = argv[0], int(argv[1]), int(argv[2])
     out = Path(argv[3]) if len(argv) > 3 else None
@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
         out.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     clf = IndexClassifier.load()
-    decks = {"train": training_decks, "cal": calibration_decks}[kind]()
+    decks = decks_named(kind)
     causes: Counter[str] = Counter()
     tot = Counter()
     for i, (image, truth) in enumerate(rendered_scenes(decks, n, seed)):

@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
     from vision.recognize.classifier import IndexClassifier, combine, joint_prob
     from vision.recognize.pips import count_pips
     from vision.recognize.reader import read_candidates
-    from vision.training.split import calibration_decks, training_decks
+    from vision.training.split import decks_named
 
     kind, seed, n = argv[0], int(argv[1]), int(argv[2])
     out = Path(argv[3]) if len(argv) > 3 else None
@@ -81,7 +81,7 @@ def main(argv: list[str]) -> int:
     cv2.setNumThreads(1)
     clf = IndexClassifier.load()
     cal = clf.calibration
-    decks = {"train": training_decks, "cal": calibration_decks}[kind]()
+    decks = decks_named(kind)
     classes: Counter[str] = Counter()
     tot: Counter[str] = Counter()
     for i, (image, truth) in enumerate(rendered_scenes(decks, n, seed)):

@@ -4,6 +4,7 @@ the figures `make bench` prints rest on it."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.evaluate import Tally, best_matches, match_real, stretched
 
@@ -83,3 +84,13 @@ def test_pip_timing_for_the_bench_counts_whole_cards() -> None:
         pytest.skip("card art unavailable")
     all_ms, _, _, n = time_pips(decks, n_scenes=2)
     assert n >= 4 and 0 < all_ms < 1000
+
+
+def test_the_scripts_deck_sets_are_the_split_and_a_wrong_name_says_which_exist() -> None:
+    from vision.training.split import calibration_decks, decks_named, heldout_decks, training_decks
+
+    assert [d.name for d in decks_named("held")] == [d.name for d in heldout_decks()]
+    assert [d.name for d in decks_named("cal")] == [d.name for d in calibration_decks()]
+    assert [d.name for d in decks_named("train")] == [d.name for d in training_decks()]
+    with pytest.raises(ValueError, match="held, cal, train"):
+        decks_named("test")

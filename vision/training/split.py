@@ -87,3 +87,12 @@ def training_decks() -> list[DeckArt]:
 def negative_decks() -> list[DeckArt]:
     """Decks whose faces serve only as "not an index" examples."""
     return [d for d in list_decks() if d.pattern in NEGATIVE_PATTERNS]
+
+
+def decks_named(which: str) -> list[DeckArt]:
+    """The decks of a set named as the measuring and tracing scripts name them:
+    "held" (held out), "cal" (calibration) or "train" (training)."""
+    sets = {"held": heldout_decks, "cal": calibration_decks, "train": training_decks}
+    if which not in sets:
+        raise ValueError(f"unknown deck set {which!r}: one of {', '.join(sets)}")
+    return sets[which]()
