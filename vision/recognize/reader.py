@@ -10,8 +10,9 @@ unsure black suit (decksuits.py): cheapest first, so that the cards one settles
 spare the next. A card read whose pips count another rank is then not given
 (`pipcheck.pips_contradict`), nor one whose index ink is surely of the other colour
 than its suit (inkcolour.py), nor is a card read at one corner of an outline
-shorter than a card, seen whole: an outline round two cards (onecorner.py). It
-reports backs as backs, and finally applies `one_of_each`. `read_image` is the
+shorter than a card, seen whole: an outline round two cards (onecorner.py), nor
+one named by a corner that shows a back's printed lattice (backpattern.py; stills
+only). It reports backs as backs, and finally applies `one_of_each`. `read_image` is the
 same composition without state: detect, then read (what each patch read is
 remembered for that photo only, so that its reading steps show the network each
 patch once: memo.py). Detection is passed in (`detect`) so that evaluation can
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.recognize import (
+    backpattern,
     decksuits,
     inkcolour,
     onecorner,
@@ -87,7 +89,8 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                     known: decksuits.SuitSigns | None = None,
                     found: list[decksuits.SuitSigns] | None = None,
                     ink_certain: float | None = None,
-                    refused: set[int] | None = None) -> list[CardSighting]:
+                    refused: set[int] | None = None,
+                    lattice: bool = True) -> list[CardSighting]:
     """One CardSighting per candidate, in order (see module).
 
     `ink_certain`: cards whose corners name their suit this surely are not asked
@@ -104,6 +107,10 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     grown quad's corners may show its ink or signs less surely (real train IMG_2385:
     a king of hearts read as a spade, refused by its red ink, came back as KS from
     paperedge's grown quad).
+
+    `lattice`: a card named by a corner that shows a back's printed lattice is not
+    given (backpattern.py; about a millisecond a patch: the live Pipeline passes
+    False for its frame's budget).
 
     `clf` is an IndexClassifier or anything with its `classify`, `calibration` and
     `deck` (the second look is skipped for recognisers without `wants_second_look`).
@@ -195,6 +202,11 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     for i, v in enumerate(verdicts):  # ink of the other colour than the card's suit
         if v is not None and v.card is not None and inkcolour.speaks_against(
                 v, *shown.get(i, (cuts[i], firsts[i])), certain=ink_certain):
+            verdicts[i] = CardReading(None, 0.0, None, None)
+            spoken.add(i)
+    for i, v in enumerate(verdicts):  # a corner naming it lies on a back's lattice
+        if lattice and v is not None and v.card is not None and backpattern.reads_a_back(
+                v, *shown.get(i, (cuts[i], firsts[i]))):
             verdicts[i] = CardReading(None, 0.0, None, None)
             spoken.add(i)
     if refused is not None:
