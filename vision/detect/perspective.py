@@ -82,3 +82,20 @@ class SizeField:
             return np.zeros(len(areas), dtype=bool)
         e = self.expected(points)
         return (e < FAR_SHARE * self.median) & (areas >= MIN_OF_EXPECTED * e)
+
+
+#: `far_pair`: two far cards lying one on the other have outlines within this
+#: area ratio of each other (calibration seed 5 scene 36: a 3C on a 2S, 1093 and
+#: 1054 px at work scale, 0.96); a piece of a card is half of it or less.
+PAIR_AREA = 0.7
+
+
+def far_pair(a: float, b: float) -> bool:
+    """May two overlapping outlines of areas `a` and `b`, both as small as the
+    slant makes cards there (SizeField.far), be two cards, one lying on
+    the other? Only if of about one size (PAIR_AREA). Why: prune.drop_small kept a far
+    card only lying apart from every other card chosen, so a piece of a card was
+    no far card; but a far pair, each card on the other, was dropped whole, both
+    cards (calibration seed 5 scene 36: the 3C and the 2S under it, the 3C whole
+    in view). A piece of a card overlapping its card is half of it or less."""
+    return min(a, b) >= PAIR_AREA * max(a, b)

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.detect import geometry as g
 from vision.detect.evidence import Evidence, line_angle, on_edge
-from vision.detect.perspective import SizeField
+from vision.detect.perspective import SizeField, far_pair
 from vision.detect.seams import SeamCache
 
 
@@ -341,7 +341,8 @@ def drop_small(chosen: list[C], ratio: float = 0.3, frame: tuple[int, int] | Non
     card not itself found). With three such cards or more not in a line and the
     `frame` size (w, h) given, a smaller card lying apart is kept where the cards'
     slant makes cards that small (perspective.SizeField.far): a slanted camera sees
-    far cards a third of the near ones' area."""
+    far cards a third of the near ones' area. Lying on such far cards of its own
+    size (far_pair) counts as lying apart: a far pair keeps both its cards."""
     areas = [g.quad_area(c.quad) for c in chosen]
     whole = [i for i, c in enumerate(chosen) if c.visible_outline >= 0.97 and c.support >= 0.9]
     ref = max((areas[i] for i in whole), default=0.0)
@@ -358,10 +359,12 @@ def drop_small(chosen: list[C], ratio: float = 0.3, frame: tuple[int, int] | Non
     centres = np.array([c.quad for c in chosen]).mean(axis=1).astype(np.float64)
     field = SizeField([tuple(centres[i]) for i in whole], [areas[i] for i in whole], frame)
     far = field.far(np.array(areas), centres)
+    small = [a < ratio * ref for a in areas]
     # Kept by the slant alone: only a card lying apart (a piece of a card is no
-    # far card).
+    # far card), or on far cards of its own size (a pair: see far_pair).
     return [c for i, (a, c) in enumerate(zip(areas, chosen)) if a >= ratio * ref or lone[i] or (
-        far[i] and apart(c.quad, quads[:i] + quads[i + 1:]))]
+        far[i] and apart(c.quad, [quads[j] for j in range(len(chosen)) if j != i and not (
+            small[j] and far[j] and far_pair(areas[i], areas[j]))]))]
 
 
 def apart(quad: np.ndarray, others: list[np.ndarray], share: float = 0.05) -> bool:
