@@ -242,3 +242,12 @@ def _may_be(raw: np.ndarray, colour: Colour) -> bool:
     gb = cv2.max(g, b)
     red = (r < RED_SHARE * gb) & (gb >= CORE_CUT * INK_CUT * MIN_INK)
     return int(np.count_nonzero(red)) >= MIN_CORE
+
+
+def blob_colour(patch: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]
+                ) -> Colour | None:
+    """The colour of one blob of ink of a BGR patch (`mask` its pixels, `box` its x,
+    y, w, h) by the rule the index glyphs face (see module), or None: unsure, or no
+    paper to measure against. For a lone suit sign (splitindex.py)."""
+    raw = _darkness(patch)
+    return None if raw is None else _blob_colour(raw, (mask, box))

@@ -311,3 +311,22 @@ _RED_RULE = ((160.596, 36.235, -160.999, -5.557, -37.084, -96.224, 11.005, 104.2
 #: the other witness, reads an unfamiliar deck's clubs as spades: a blurred
 #: kde/penguins 9C (0.93) and gnome/simplistic 2C (0.68) fooled both.
 LEAN_BARS = (SuitBars("C", 0.25, 0.6, 8.0), _BLACK_RULE[2][1])
+
+
+def sign_side(soft: np.ndarray, red: bool, height_px: float, bar: float | None = None
+              ) -> str | None:
+    """The suit one upright sign's shape shows ("C", "D", "H" or "S"), or None: the
+    sure bars of its colour's side (SuitBars.each and .middle both, as for a card of
+    one pip; `height_px` its height in the image against .least_px). `bar`: a bar
+    of the caller's for either side instead, where it has a second witness
+    (splitindex.py asks the pip network about a black sign; neither asks about
+    sharpness). `soft`: the sign's soft ink (share below paper, 0 off it)."""
+    weights, mid, sides = _RED_RULE if red else _BLACK_RULE
+    z = float(np.dot(shape_of(soft), weights)) - mid
+    if z == 0.0:
+        return None
+    side = sides[0 if z > 0 else 1]
+    need = max(side.each, side.middle) if bar is None else bar
+    if height_px < side.least_px or abs(z) <= need:
+        return None
+    return side.suit

@@ -5,7 +5,8 @@ CLI, evaluation) and the live pipeline alike.
 indices in one network call. For the cards still unread it then lets the pips of a
 whole number card vouch for its rank (pipcheck.py), asks a pair of networks for a
 second opinion (fallback.py), gives a second look (one more call) to those whose
-corners agreed but fell short of the bars, and lets the frame's sure cards tell an
+corners agreed but fell short of the bars, reads a rank whose suit sign is printed
+beside it, not under it (splitindex.py), and lets the frame's sure cards tell an
 unsure black suit (decksuits.py): cheapest first, so that the cards one settles
 spare the next. A card read whose pips count another rank is then not given
 (`pipcheck.pips_contradict`), nor one whose index ink is surely of the other colour
@@ -35,6 +36,7 @@ from vision.recognize import (
     onecorner,
     pipcheck,
     signsuit,
+    splitindex,
     turn,
     unsqueeze,
 )
@@ -180,6 +182,16 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
             for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
+    if not enrolled:  # a rank read surely, its suit sign printed beside it (splitindex.py)
+        for i, v in enumerate(verdicts):
+            if (v is not None and v.card is None and i not in moved
+                    and not getattr(cands[i], "face_down", False)):
+                split = splitindex.read_split(
+                    image, _corners(cands[i]),
+                    tuple(getattr(cands[i], "index_visible", (True, True))), cuts[i],
+                    firsts[i], clf.calibration)
+                if split is not None:
+                    verdicts[i] = split
     kept: dict[str, Any] = {} if known is None and found is None else {
         "known": known, "found": found}
     verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
