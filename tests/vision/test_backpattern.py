@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip
+from vision_helpers import art_on_table, deck_or_skip
 
 from vision import cardart
 from vision.cardart.decks import ALL_CARDS
@@ -23,23 +23,6 @@ FACE_DECKS = ("gnome/guyenne-classic", "gnome/ornamental", "gnome/plastic", "gno
               "kde/penguins")
 
 
-def _on_table(art: np.ndarray, height: int, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
-    """`art` (BGRA) `height` px tall, turned `angle_deg`, on a green table: image, quad."""
-    h0, w0 = art.shape[:2]
-    size = int(height * 1.6)
-    img = np.full((size, size, 3), (40, 90, 30), np.uint8)
-    a = np.deg2rad(angle_deg)
-    w = height * w0 / h0
-    rel = np.float32([[-w / 2, -height / 2], [w / 2, -height / 2],
-                      [w / 2, height / 2], [-w / 2, height / 2]])
-    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    quad = (rel @ rot.T + size / 2).astype(np.float32)
-    src = np.float32([[0, 0], [w0, 0], [w0, h0], [0, h0]])
-    warped = cv2.warpPerspective(art, cv2.getPerspectiveTransform(src, quad), (size, size))
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    return (warped[:, :, :3] * alpha + img * (1 - alpha)).astype(np.uint8), quad
-
-
 @pytest.mark.parametrize("name", FACE_DECKS)
 def test_no_index_corner_of_a_face_is_a_lattice(name: str) -> None:
     """Every card of the deck, 140 px tall, cut at its true quad: both index patches
@@ -47,7 +30,7 @@ def test_no_index_corner_of_a_face_is_a_lattice(name: str) -> None:
     deck = deck_or_skip(name)
     worst = []
     for card in ALL_CARDS:
-        img, quad = _on_table(cardart.render_card(deck, card, 320), 140, 10.0)
+        img, quad = art_on_table(cardart.render_card(deck, card, 320), 140, 10.0)
         worst += [(lattice_strength(p), card) for p in extract_index_patches(img, quad)]
     assert max(worst)[0] < LATTICE, max(worst)
 
@@ -57,7 +40,7 @@ def test_a_checkered_back_cut_off_its_outline_is_a_lattice() -> None:
     at one turned 20° about its centre, as a loose outline cuts it: each patch on the
     checkers is a lattice."""
     deck = deck_or_skip("gnome/simplistic")
-    img, quad = _on_table(cardart.render_back(deck, 320), 200, 25.0)
+    img, quad = art_on_table(cardart.render_back(deck, 320), 200, 25.0)
     c = quad.mean(axis=0)
     a = np.deg2rad(20.0)
     rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])

@@ -6,11 +6,10 @@ seed 41 scene 180), a card reported where none lies."""
 from __future__ import annotations
 
 import pytest
+from vision_helpers import deck_or_skip, stills_read, training_scene
 
 from vision.recognize.reader import without_doubles
 from vision.types import CardSighting
-
-from .vision_helpers import deck_or_skip, stills_read, training_scene
 
 # Training decks seed 40 scene 1: the detector's outline of the face-down card and
 # the quad indexfind read AH from (0.96 of it inside the back, half its area).

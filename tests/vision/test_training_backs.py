@@ -13,10 +13,9 @@ xfail until a model leaves all unread.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
-from vision_helpers import deck_or_skip
+from vision_helpers import art_on_table, deck_or_skip
 
 from vision import cardart
 from vision.recognize.classifier import IndexClassifier
@@ -45,21 +44,8 @@ def _back_on_table(deck: str, height: int, angle_deg: float
                    ) -> tuple[np.ndarray, np.ndarray, float]:
     """The back of `deck`, `height` px tall, turned `angle_deg`, on a green table:
     the image, its quad and its angle (radians)."""
-    art = cardart.render_back(deck_or_skip(deck), 320)
-    h0, w0 = art.shape[:2]
-    size = int(height * 1.6)
-    img = np.full((size, size, 3), (40, 90, 30), np.uint8)
-    a = np.deg2rad(angle_deg)
-    w = height * w0 / h0
-    rel = np.float32([[-w / 2, -height / 2], [w / 2, -height / 2],
-                      [w / 2, height / 2], [-w / 2, height / 2]])
-    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    quad = (rel @ rot.T + size / 2).astype(np.float32)
-    src = np.float32([[0, 0], [w0, 0], [w0, h0], [0, h0]])
-    warped = cv2.warpPerspective(art, cv2.getPerspectiveTransform(src, quad), (size, size))
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    img = (warped[:, :, :3] * alpha + img * (1 - alpha)).astype(np.uint8)
-    return img, quad, a
+    img, quad = art_on_table(cardart.render_back(deck_or_skip(deck), 320), height, angle_deg)
+    return img, quad, float(np.deg2rad(angle_deg))
 
 
 def test_face_backs_are_training_decks() -> None:

@@ -340,3 +340,23 @@ def card_on_cloth(deck: str, card: str, height: int = 240
     roi = img[80:80 + h, 80:80 + w]
     roi[:] = (art[:, :, :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
     return img, ((80, 80), (80 + w - 1, 80), (80 + w - 1, 80 + h - 1), (80, 80 + h - 1))
+
+
+def art_on_table(art: np.ndarray, height: int, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """`art` (BGRA: a card's face or back) `height` px tall, turned `angle_deg`, on a
+    green table: the image and the art's quad in it."""
+    import cv2
+
+    h0, w0 = art.shape[:2]
+    size = int(height * 1.6)
+    img = np.full((size, size, 3), (40, 90, 30), np.uint8)
+    a = np.deg2rad(angle_deg)
+    w = height * w0 / h0
+    rel = np.float32([[-w / 2, -height / 2], [w / 2, -height / 2],
+                      [w / 2, height / 2], [-w / 2, height / 2]])
+    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    quad = (rel @ rot.T + size / 2).astype(np.float32)
+    src = np.float32([[0, 0], [w0, 0], [w0, h0], [0, h0]])
+    warped = cv2.warpPerspective(art, cv2.getPerspectiveTransform(src, quad), (size, size))
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+    return (warped[:, :, :3] * alpha + img * (1 - alpha)).astype(np.uint8), quad
