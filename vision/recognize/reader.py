@@ -288,22 +288,9 @@ SAME_WAY_DEG = 20.0
 DOUBLE_INSIDE = 0.8
 
 
-#: A card read that lies this share of its area inside a back's outline, and is
-#: smaller than the back (PRINT_AREA of its area), is a picture printed on the back,
-#: not a card: kde/nicu-white's back shows a fan of aces, and indexfind found the
-#: AH in it (training decks seed 40 scene 1: 0.96 inside, 0.50 of the back's area;
-#: seed 41 scene 180: 1.00, 0.36). A card of the deck lying on a back is as large
-#: as it and runs past its outline: on training decks seeds 7, 8 and calibration
-#: decks 5, 30 (240 scenes) no card read right lay more than 0.70 inside a back.
-#: Seed 40 scene 69's AH (0.76 inside, 0.72) is not caught: too near those cards.
-PRINT_INSIDE = 0.9
-PRINT_AREA = 0.8
-
-
 def without_doubles(sightings: Sequence[CardSighting]) -> list[CardSighting]:
     """`sightings` less the unread ones, taken for backs or not, that lie where a
-    read card lies, turned its way (DOUBLE_IOU or DOUBLE_INSIDE, SAME_WAY_DEG), and
-    less the cards read off a picture printed on a back (`printed_on_back`).
+    read card lies, turned its way (DOUBLE_IOU or DOUBLE_INSIDE, SAME_WAY_DEG).
 
     Why: the detector may give one card twice (its outline and a half of it grown
     whole; a card found by its index beside its outline), of which one reads and the
@@ -313,27 +300,13 @@ def without_doubles(sightings: Sequence[CardSighting]) -> list[CardSighting]:
     is taken for a back by the detector's guess (rendered training decks seeds
     10, 11, 13: a read card reported beside "a back" in its place, the truth
     matched to the back); a back lying under a face-up card turned its way and
-    overlapping it this much shows too little to be told from it. Cards printed on
-    a back go first, so that the back they lie on is not taken for their double."""
-    backs = [np.asarray(s.corners, np.float32) for s in sightings
-             if s.face_down and s.card is None]
-    sightings = [s for s in sightings if not (s.card and any(
-        printed_on_back(np.asarray(s.corners, np.float32), b) for b in backs))]
+    overlapping it this much shows too little to be told from it."""
     read = [np.asarray(s.corners, np.float32) for s in sightings if s.card]
     if not read:
         return list(sightings)
     return [s for s in sightings
             if s.card is not None or not any(
                 _double_of(q, r) for q in [np.asarray(s.corners, np.float32)] for r in read)]
-
-
-def printed_on_back(card: np.ndarray, back: np.ndarray) -> bool:
-    """Does the read quad `card` lie inside the `back`'s outline (PRINT_INSIDE of its
-    area) and is it smaller than the back (PRINT_AREA): a picture of a card printed
-    on the back, not a card?"""
-    inter, _ = cv2.intersectConvexConvex(card, back)
-    area_card, area_back = float(cv2.contourArea(card)), float(cv2.contourArea(back))
-    return inter >= PRINT_INSIDE * area_card and area_card <= PRINT_AREA * area_back
 
 
 def _double_of(q: np.ndarray, r: np.ndarray) -> bool:
