@@ -32,7 +32,7 @@ def test_a_lone_corner_of_plastics_three_of_clubs_is_read_by_its_signs_at_every_
     k = next(k for k, t in enumerate(truth) if t.card == "3C" and t.deck == "gnome/plastic")
     assert sum(cands[k].index_visible) == 1
     before = [s.card for s in read_candidates(clf, image, cands, sign_cuts=False)]
-    after = [s.card for s in read_candidates(clf, image, cands)]
+    after = [s.card for s in read_candidates(clf, image, cands, sign_cuts=True)]
     assert before[k] is None and after[k] == "3C"
     for t, b, a in zip(truth, before, after):
         assert a in (None, t.card) and b in (None, t.card), (t.card, b, a)
@@ -58,8 +58,9 @@ def test_a_spade_whose_cropped_sign_reads_a_club_at_one_cut_is_refused(
             asked.append((told.card, None if given is None else given.card))
         return given
 
-    with monkeypatch.context() as m:
+    with monkeypatch.context() as m:  # (signcuts on in every read of the chain)
         m.setattr(signcuts, "read_by_cut_signs", spy)
+        m.setitem(read_candidates.__kwdefaults__, "sign_cuts", True)
         read = without_doubles(read_candidates(clf, image, still_detector(clf)(image)))
     assert ("4C", None) in asked
     got = [read[j].card for t, j in zip(truth, match_rendered(truth, read)) if j is not None]
