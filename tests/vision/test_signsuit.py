@@ -41,8 +41,9 @@ def test_a_club_read_as_a_spade_is_not_given_against_its_sign(
     k = next(k for k, t in enumerate(truth) if t.card == "KC" and t.deck == "gnome/plastic")
     with monkeypatch.context() as m:
         m.setattr(signsuit, "refutes", lambda *a, **kw: False)
-        before = [s.card for s in read_candidates(clf, image, cands)]
-    after = [s.card for s in read_candidates(clf, image, cands)]
+        before = [s.card for s in read_candidates(clf, image, cands, sign_cuts=False)]
+    # (the veto alone: signcuts.py's stills step now reads this KC right by its signs)
+    after = [s.card for s in read_candidates(clf, image, cands, sign_cuts=False)]
     assert before[k] in (None, "KC") and after[k] is None
     assert all(a in (None, t.card) for t, a in zip(truth, after)), after
     t = truth[k]

@@ -35,7 +35,9 @@ from vision.recognize import (
     inkcolour,
     onecorner,
     pipcheck,
+    signcuts,
     signsuit,
+    signveto,
     splitindex,
     turn,
     unsqueeze,
@@ -87,12 +89,26 @@ def _patches(image: np.ndarray, cand: Any) -> list[np.ndarray]:
     return [p for p, v in zip(cut, visible) if v]
 
 
+def _by_cut_signs(image: np.ndarray, cand: Any, v: CardReading | None,
+                  patches: list[np.ndarray], firsts: list[Any], calib: Any
+                  ) -> CardReading | None:
+    """`v`, or the card signcuts.read_by_cut_signs gives an unread face-up card."""
+    if v is None or v.card is not None or getattr(cand, "face_down", False):
+        return v
+    given = signcuts.read_by_cut_signs(
+        image, np.asarray(_corners(cand), np.float32),
+        tuple(getattr(cand, "index_visible", (True, True))), v, patches, firsts, calib)
+    return v if given is None else given
+
+
 def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                     known: decksuits.SuitSigns | None = None,
                     found: list[decksuits.SuitSigns] | None = None,
                     ink_certain: float | None = None,
                     refused: set[int] | None = None,
-                    lattice: bool = True) -> list[CardSighting]:
+                    lattice: bool = True,
+                    sign_cuts: bool = False,
+                    sign_veto: bool = True) -> list[CardSighting]:
     """One CardSighting per candidate, in order (see module).
 
     `ink_certain`: cards whose corners name their suit this surely are not asked
@@ -113,6 +129,14 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     `lattice`: a card named by a corner that shows a back's printed lattice is not
     given (backpattern.py; about a millisecond a patch: the live Pipeline passes
     False for its frame's budget).
+
+    `sign_cuts`: an unread black card whose rank and colour are sure is given the
+    suit its index signs show at many cuts of its corners (signcuts.py). Off unless
+    asked: on held-out seed 99 (stills chain) it gave +1 right and +1 wrong.
+
+    `sign_veto`: a black card whose index signs, cut at ten moved quads, show the
+    other suit and not its own is not given (signveto.py; stills only, the live
+    Pipeline passes False).
 
     `clf` is an IndexClassifier or anything with its `classify`, `calibration` and
     `deck` (the second look is skipped for recognisers without `wants_second_look`).
@@ -195,6 +219,9 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     kept: dict[str, Any] = {} if known is None and found is None else {
         "known": known, "found": found}
     verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
+    if sign_cuts and not enrolled:  # unread black cards: their signs at many cuts
+        verdicts = [_by_cut_signs(image, c, v, p, f, clf.calibration) if i not in moved
+                    else v for i, (c, v, p, f) in enumerate(zip(cands, verdicts, cuts, firsts))]
     spoken: set[int] = set()  # cards a witness spoke against (`refused`)
     if not enrolled:  # a whole number card whose pips count another rank: not given
         for i, v in enumerate(verdicts):
@@ -209,6 +236,10 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                 and signsuit.refutes(v, cuts[i], firsts[i])):
             verdicts[i] = CardReading(None, 0.0, None, None)
             spoken.add(i)
+    for i in signveto.refused(image, cands, verdicts, firsts, set(moved) | by_pips) \
+            if sign_veto and not enrolled else ():  # (its signs at ten moved cuts)
+        verdicts[i] = CardReading(None, 0.0, None, None)
+        spoken.add(i)
     shown = {i: (ps, turned_reads[2 * k:2 * k + 2]) for k, (i, (_, ps)) in
              enumerate(turns.items()) if i in moved}
     for i, v in enumerate(verdicts):  # ink of the other colour than the card's suit
