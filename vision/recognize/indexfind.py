@@ -12,6 +12,8 @@ and the card each stands at the corner of; here each is read and judged:
   (`agree`): the size is a guess, the bars were set on the detector's outlines;
 - of finds of one card, the surest; finds of two cards at one index, neither
   (`distinct`);
+- a find read off a picture printed on a back (inside an unread outline, its
+  margin not its index's paper: indexfind_print.py) is dropped;
 - a find is dropped when its card is read already (one deck: reader.one_of_each),
   when its index lies at a read candidate's index corner or overlaps a read
   candidate (that card, or a clash), and when a card nobody read lies on it
@@ -35,6 +37,7 @@ import numpy as np
 
 from vision.recognize.indexfind_blocked import on_paper_blocked
 from vision.recognize.indexfind_marks import IndexMark, card_quad, index_marks, on_paper
+from vision.recognize.indexfind_print import printed_on_back
 from vision.recognize.indexfind_squeeze import squeezed_finds
 from vision.recognize.indexown import marks_to_try, own_size_finds
 from vision.recognize.indexsize import frame_height, frame_size_finds
@@ -212,8 +215,13 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
     if not finds:
         return list(cands)
     added: list[tuple[Find, set[int]]] = []
+    unread = [q for q, s in zip(quads, sightings) if not s.card]
+    printed: list[np.ndarray] = []  # finds on a back's picture: their index is no card
     for f in finds:
         if f.reading.card in read or not of_card_size(f.quad, size):
+            continue
+        if printed_on_back(image, f.quad, f.patch, unread, size):  # (indexfind_print)
+            printed.append(f.quad)
             continue
         centre = index_quads(f.quad)[0].mean(axis=0)
         holds = {k // 2 for k, (r, _) in enumerate(regions) if _inside(centre, r)}
@@ -226,7 +234,10 @@ def find_by_index(clf: Any, image: np.ndarray, cands: Sequence[Any]) -> list[Any
         # An unread outline of this card's size there is this card, found better (an
         # outline round two, IMG_2601, is kept: it may stand for the other card).
         added.append((f, {j for j in same | holds if _not_bigger(f.quad, quads[j])}))
-    kept = [q for q, s in zip(quads, sightings) if s.card] + [f.quad for f, _ in added]
+    # (a printed find's index, lying on a card found, is not a card lying on it:
+    # training decks seed 40 scene 69's 8H under nicu-white's printed AH)
+    kept = ([q for q, s in zip(quads, sightings) if s.card] + [f.quad for f, _ in added]
+            + printed)
     dropped: set[int] = set()
     new = []
     known = read | {c for c in (g.reading.card for g, _ in added) if c is not None}
