@@ -146,7 +146,8 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         else:
             assert detect is not None
             shown = detect(image)
-        read = read_candidates(clf, image, shown, lattice=quads != "live")  # (as Pipeline)
+        read = read_candidates(clf, image, shown, lattice=quads != "live",
+                               zoom=quads != "live")  # (as Pipeline)
         if quads != "truth":  # as read_image reports them
             read = without_doubles(read)
             match = match_rendered(truth, read)
