@@ -9,9 +9,9 @@ quads="truth")` (8 cards, overlap 0.4, face down 0.1), reads them as it does
 for each scored card not read right prints one line: how many index corners are in
 view, each corner's first-look rank/suit with their probabilities and the bars that
 applied (single or pair, the rank bar then the suit's), what the other witnesses
-say of the card on their own (second look, second opinion, pips, the sign beside
-the rank: splitindex.py; "-" when the step would not run or, for the last, gives
-nothing), each corner's
+say of the card on their own (second look, second opinion, pips, the zoomed cut:
+zoomlook.py, the sign beside the rank: splitindex.py; "-" when the step would not
+run or, for the last two, gives nothing), each corner's
 index sign as the pip network scores it (club-minus-spade log-odds), whether the
 card lies whole in view (pips can be counted) and its class:
 
@@ -69,7 +69,7 @@ def classify(card: str, got: str | None, firsts: list[Any], witnesses: dict[str,
 
 def main(argv: list[str]) -> int:
     from vision.evaluate import rendered_scenes, truth_candidates
-    from vision.recognize import pipcheck, signsuit, splitindex
+    from vision.recognize import pipcheck, signsuit, splitindex, zoomlook
     from vision.recognize.classifier import IndexClassifier, combine, joint_prob
     from vision.recognize.pips import count_pips
     from vision.recognize.reader import read_candidates
@@ -115,6 +115,9 @@ def main(argv: list[str]) -> int:
             whole = pipcheck.whole_in_view(cand, image.shape)
             pips = pipcheck.read_by_pips(image, cand, firsts, cal)
             witnesses["pips"] = "-" if pips is None else (pips.card or ".")
+            zoomed = zoomlook.read_zoomed(clf, image, [(t.corners, cand.index_visible,
+                                                         firsts)])[0]
+            witnesses["zoom"] = "-" if zoomed is None else zoomed.card or "."
             split = splitindex.read_split(image, t.corners, cand.index_visible, ps, firsts,
                                           cal)
             witnesses["split"] = "-" if split is None else split.card

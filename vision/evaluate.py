@@ -146,9 +146,10 @@ def evaluate_rendered(clf: IndexClassifier, decks: Iterable[Any], n_scenes: int,
         else:
             assert detect is not None
             shown = detect(image)
-        # (the live Pipeline reads no lattice and no signs at moved cuts: stills only)
+        # (the live Pipeline reads no lattice, no signs at moved cuts, no zoom: stills only)
         stills = quads != "live"
-        read = read_candidates(clf, image, shown, lattice=stills, sign_veto=stills)
+        read = read_candidates(clf, image, shown, lattice=stills, sign_veto=stills,
+                               zoom=stills)
         if quads != "truth":  # as read_image reports them
             read = without_doubles(read)
             match = match_rendered(truth, read)

@@ -279,7 +279,8 @@ class Pipeline:
             if self.keep_signs else {}
         for i, s in zip(todo, read_candidates(self.recognizer, image, [cands[i] for i in todo],
                                               ink_certain=inkcolour.CERTAIN, lattice=False,
-                                              sign_cuts=False, sign_veto=False, **kept)):
+                                              sign_cuts=False, sign_veto=False, zoom=False,
+                                              **kept)):
             out[i] = s
         # A card kept from the last frame and one read now may be read as the same.
         cards = one_of_each([o for o in out if o is not None],

@@ -114,7 +114,7 @@ def test_second_looks_of_a_frame_in_one_call_and_backs_stay_backs() -> None:
              Cand(rect(300, 0), face_down=True, index_patches=(patch,)),
              Cand(rect(300, 150), index_visible=(False, False))]
     clf = Unsure(again=None)
-    out = read_candidates(clf, image, cands)
+    out = read_candidates(clf, image, cands, zoom=False)  # (as the live Pipeline)
     assert clf.calls == [3, -2]  # one classify for all patches, one second look
     assert [s.card for s in out] == [None, None, None]
     assert [s.face_down for s in out] == [False, True, False]

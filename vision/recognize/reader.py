@@ -5,10 +5,11 @@ CLI, evaluation) and the live pipeline alike.
 indices in one network call. For the cards still unread it then lets the pips of a
 whole number card vouch for its rank (pipcheck.py), asks a pair of networks for a
 second opinion (fallback.py), gives a second look (one more call) to those whose
-corners agreed but fell short of the bars, reads a rank whose suit sign is printed
-beside it, not under it (splitindex.py), and lets the frame's sure cards tell an
-unsure black suit (decksuits.py): cheapest first, so that the cards one settles
-spare the next. A card read whose pips count another rank is then not given
+corners agreed but fell short of the bars, then (stills only) a closer look at
+their index cut zoomed towards the corner (zoomlook.py), reads a rank whose suit
+sign is printed beside it, not under it (splitindex.py), and lets the frame's sure
+cards tell an unsure black suit (decksuits.py): cheapest first, so that the cards
+one settles spare the next. A card read whose pips count another rank is then not given
 (`pipcheck.pips_contradict`), nor one whose index ink is surely of the other colour
 than its suit (inkcolour.py), nor is a card read at one corner of an outline
 shorter than a card, seen whole: an outline round two cards (onecorner.py), nor
@@ -41,6 +42,7 @@ from vision.recognize import (
     splitindex,
     turn,
     unsqueeze,
+    zoomlook,
 )
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
 from vision.recognize.indexfind import find_by_index
@@ -108,7 +110,8 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
                     refused: set[int] | None = None,
                     lattice: bool = True,
                     sign_cuts: bool = False,
-                    sign_veto: bool = True) -> list[CardSighting]:
+                    sign_veto: bool = True,
+                    zoom: bool = True) -> list[CardSighting]:
     """One CardSighting per candidate, in order (see module).
 
     `ink_certain`: cards whose corners name their suit this surely are not asked
@@ -137,6 +140,9 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
     `sign_veto`: a black card whose index signs, cut at ten moved quads, show the
     other suit and not its own is not given (signveto.py; stills only, the live
     Pipeline passes False).
+
+    `zoom`: the cards still unread after the second look get a closer look at their
+    index (zoomlook.py; one more network call: the live Pipeline passes False).
 
     `clf` is an IndexClassifier or anything with its `classify`, `calibration` and
     `deck` (the second look is skipped for recognisers without `wants_second_look`).
@@ -206,6 +212,15 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
             for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
+    if zoom and not enrolled:  # a closer look at the index (zoomlook.py; stills)
+        closer = [i for i, v in enumerate(verdicts) if v is not None and v.card is None
+                  and i not in moved and not getattr(cands[i], "face_down", False)]
+        zoomed = zoomlook.read_zoomed(clf, image, [
+            (_corners(cands[i]), tuple(getattr(cands[i], "index_visible", (True, True))),
+             firsts[i]) for i in closer])
+        for i, v in zip(closer, zoomed):
+            if v is not None:
+                verdicts[i] = v
     if not enrolled:  # a rank read surely, its suit sign printed beside it (splitindex.py)
         for i, v in enumerate(verdicts):
             if (v is not None and v.card is None and i not in moved
