@@ -20,6 +20,16 @@ true quad but not by the chain prints one line with its cause:
 - `union`: a raw outline holds this card and another, nothing on the card alone;
 - `never`: no outline near the card.
 
+A `union` or `never` card's line ends with its fate in the detector's first look
+(`detector_fate`): `never proposed` (the best IoU of any quad it scored), `scored
+but not in choose's pool` (dropped before choose: low support, printed, tiny), or the
+pool's quad on the card (IoU >= ON_POOL) with its support, weakest side, polarity
+agreement (choose's bar 0.5) and overshoot, and the step that dropped it
+(drop_unions, drop_inner, a seam in view, table_like, looks_blank, drop_nested,
+drop_small; `choose's figures or a clash` when none of these spoke). Why: the
+truth quad's own figures mislead (a pixel off the border, its polarity flips on
+light cloth), and a card never proposed needs a proposal, not a looser test.
+
 Each card's neighbourhood is saved as OUTDIR/{kind}{seed}_s{scene}_k{k}_{card}_{cause}.png:
 truth green, raw outlines red, final candidates blue, the nearest final candidate's
 index regions yellow. The totals line gives the chain's right / wrong / phantoms as
@@ -40,6 +50,8 @@ import numpy as np
 ON_CARD = 0.5
 #: ... near it (an outline off the card) from this IoU.
 NEAR = 0.3
+#: A quad of the detector's pool is the card's from this IoU (detector_fate).
+ON_POOL = 0.8
 #: A candidate cuts the card's index when one of its index regions overlaps a visible
 #: true index region by this IoU.
 INDEX_IOU = 0.6
@@ -84,6 +96,93 @@ def shape_facts(truth: list[Any], k: int, corners: Any) -> str:
     return (f" | card {mean_aspect(t):.2f} outline {mean_aspect(q):.2f} "
             f"area {aq / max(at, 1e-6):.2f} on {inter / max(aq, 1e-6):.2f} "
             f"holds {inter / max(at, 1e-6):.2f}")
+
+
+def detector_fate(image: np.ndarray, corners: Any) -> str:
+    """What became of the card with these (image) corners in detect_cards' first
+    look: see the module docstring. Spies on select.choose and the tests it calls
+    (restored on return)."""
+    from unittest import mock
+
+    from vision.detect import detect_cards, prune, select
+    from vision.detect import geometry as g
+    from vision.detect.evidence import gather
+    from vision.detect.outline import outline_flags, overshoot, polarity
+    from vision.detect.seams import SeamCache
+
+    tq = g.order_quads(np.asarray(corners, np.float32)[None] * gather(image).scale)[0]
+    seen: dict[str, Any] = {"scored": [], "drops": []}
+
+    def first() -> bool:
+        return "pool" not in seen
+
+    def mine(q: Any) -> bool:
+        return g.iou(np.asarray(q, np.float32), tq) >= ON_POOL
+
+    def spy(name: str, orig: Any, quad_at: Any) -> Any:
+        def call(*a: Any, **kw: Any) -> Any:
+            out = orig(*a, **kw)
+            if first() and out is True and mine(quad_at(a)):
+                seen["drops"].append(name)
+            return out
+        return call
+
+    def spy_list(name: str, orig: Any, at: int) -> Any:
+        def call(*a: Any, **kw: Any) -> Any:
+            out = orig(*a, **kw)
+            if first() and any(mine(h.quad) for h in a[at]) and not any(mine(h.quad) for h in out):
+                seen["drops"].append(name)
+            return out
+        return call
+
+    o_choose, o_score = select.choose, select.score_many
+    o_view = SeamCache.in_view
+
+    def choose(ev: Any, hyps: Any, **kw: Any) -> Any:
+        out = o_choose(ev, hyps, **kw)
+        if first():
+            seen.update(pool=hyps, ev=ev, chosen=out)
+        return out
+
+    def score_many(ev: Any, quads: Any) -> Any:
+        out = o_score(ev, quads)
+        if first():
+            seen["scored"].extend(out)
+        return out
+
+    def in_view(self: Any, i: int, *a: Any, **kw: Any) -> bool:
+        out = o_view(self, i, *a, **kw)
+        if first() and out and mine(self.quads[i]):
+            seen["drops"].append("seam")
+        return out
+
+    with mock.patch.object(select, "choose", choose), \
+            mock.patch.object(select, "score_many", score_many), \
+            mock.patch.object(SeamCache, "in_view", in_view), \
+            mock.patch.object(select, "table_like", spy("table_like", select.table_like, lambda a: a[1])), \
+            mock.patch.object(select, "looks_blank", spy("looks_blank", select.looks_blank, lambda a: a[1])), \
+            mock.patch.object(prune, "drop_unions", spy_list("drop_unions", prune.drop_unions, 1)), \
+            mock.patch.object(prune, "drop_inner", spy_list("drop_inner", prune.drop_inner, 1)), \
+            mock.patch.object(prune, "drop_nested", spy_list("drop_nested", prune.drop_nested, 0)), \
+            mock.patch.object(prune, "drop_small", spy_list("drop_small", prune.drop_small, 0)):
+        detect_cards(image)
+    pool = [h for h in seen.get("pool", []) if mine(h.quad)]
+    if not pool:
+        best = max(seen["scored"], key=lambda h: g.iou(h.quad, tq), default=None)
+        iou = g.iou(best.quad, tq) if best is not None else 0.0
+        if iou < ON_POOL or best is None:
+            return f"never proposed (best scored {iou:.2f})"
+        return f"scored (IoU {iou:.2f}, sup {best.support:.2f}) but not in choose's pool"
+    h = max(pool, key=lambda h: h.support)
+    ev, q = seen["ev"], h.quad[None]
+    pol = polarity(ev, q, where=outline_flags(ev, q))
+    agree = abs(int(pol.sum())) / max(int((pol != 0).sum()), 1)
+    figs = (f"pool sup {h.support:.2f} side {h.side_min:.2f} agree {agree:.2f} "
+            f"over {float(overshoot(ev, q)[0]):.2f}")
+    if any(mine(c.quad) for c in seen["chosen"]):
+        return f"{figs}: chosen (lost after choose)"
+    why = ", ".join(dict.fromkeys(seen["drops"])) or "choose's figures or a clash"
+    return f"{figs}: dropped by {why}"
 
 
 def main(argv: list[str]) -> int:
@@ -166,6 +265,8 @@ def main(argv: list[str]) -> int:
                     for name, cs in stages.items()}
             shape = (shape_facts(truth, k, final[near].corners)
                      if near is not None and cause == "off" else "")
+            if cause in ("union", "never"):
+                shape = f" | {detector_fate(image, t.corners)}"
             print(f"{cause:18s} s{i} k{k} {t.card:3s} {t.deck:24s} vis={t.visible_fraction:.2f} "
                   f"idx={idx:.2f} got={got} "
                   + " ".join(f"{name}={v:.2f}" for name, v in best.items()) + shape,
