@@ -14,7 +14,8 @@ one settles spare the next. A card read whose pips count another rank is then no
 than its suit (inkcolour.py), nor is a card read at one corner of an outline
 shorter than a card, seen whole: an outline round two cards (onecorner.py), nor
 one named by a corner that shows a back's printed lattice (backpattern.py; stills
-only). It reports backs as backs, and finally applies `one_of_each`. `read_image` is the
+only). The witnesses other than the network, givers and refusers alike, live in
+witnesses.py. It reports backs as backs, and finally applies `one_of_each`. `read_image` is the
 same composition without state: detect, then read (what each patch read is
 remembered for that photo only, so that its reading steps show the network each
 patch once: memo.py). Detection is passed in (`detect`) so that evaluation can
@@ -31,17 +32,10 @@ import cv2
 import numpy as np
 
 from vision.recognize import (
-    backpattern,
     decksuits,
-    inkcolour,
-    onecorner,
-    pipcheck,
-    signcuts,
-    signsuit,
-    signveto,
-    splitindex,
     turn,
     unsqueeze,
+    witnesses,
     zoomlook,
 )
 from vision.recognize.classifier import CardReading, IndexClassifier, combine
@@ -89,18 +83,6 @@ def _patches(image: np.ndarray, cand: Any) -> list[np.ndarray]:
         return []
     cut = extract_index_patches(image, _corners(cand))
     return [p for p, v in zip(cut, visible) if v]
-
-
-def _by_cut_signs(image: np.ndarray, cand: Any, v: CardReading | None,
-                  patches: list[np.ndarray], firsts: list[Any], calib: Any
-                  ) -> CardReading | None:
-    """`v`, or the card signcuts.read_by_cut_signs gives an unread face-up card."""
-    if v is None or v.card is not None or getattr(cand, "face_down", False):
-        return v
-    given = signcuts.read_by_cut_signs(
-        image, np.asarray(_corners(cand), np.float32),
-        tuple(getattr(cand, "index_visible", (True, True))), v, patches, firsts, calib)
-    return v if given is None else given
 
 
 def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
@@ -185,94 +167,46 @@ def read_candidates(clf: Any, image: np.ndarray, cands: Sequence[Any], *,
             if other.card is not None:
                 verdicts[i], moved[i] = other, quad
                 again = [j for j in again if j != i]
-    by_pips: set[int] = set()  # cards the pips (or an ace's pip) gave: already witnessed
+    fr = witnesses.FrameReads(image, cands, cuts, firsts, verdicts, clf.calibration, moved,
+                              {i: (ps, turned_reads[2 * k:2 * k + 2])
+                               for k, (i, (_, ps)) in enumerate(turns.items()) if i in moved})
     if not enrolled:  # number cards the network left unread: their pips as a witness
         # (before the second look: a count costs about a millisecond, a look a
         # network call, which the cards the pips settle are spared)
-        for i, v in enumerate(verdicts):
-            if v is not None and v.card is None and i not in moved:
-                given = pipcheck.read_by_pips(image, cands[i], firsts[i], clf.calibration)
-                if given is not None and given.card is not None:
-                    verdicts[i] = given
-                    by_pips.add(i)
+        witnesses.give_by_pips(fr)
         again = [i for i in again if verdicts[i] is None or verdicts[i].card is None]
     pair = getattr(clf, "fallback", None)
     if pair is not None:  # the cards still unread: a second opinion (fallback.py)
-        asked = [i for i, v in enumerate(verdicts) if v is not None and v.card is None
-                 and i not in moved and not getattr(cands[i], "face_down", False)]
+        asked = [i for i in range(len(cands)) if fr.unread(i)]
         opinions = pair.read([cuts[i] for i in asked], [firsts[i] for i in asked])
         for i, v in zip(asked, opinions):
             if v.card is not None:
                 verdicts[i] = v
         again = [i for i in again if verdicts[i] is None or verdicts[i].card is None]
     if again:
-        looks = clf.look_again_many(image, [
-            (np.asarray(_corners(cands[i]), np.float32),
-             tuple(getattr(cands[i], "index_visible", (True, True))), cuts[i])
-            for i in again], [firsts[i] for i in again])
+        looks = clf.look_again_many(image, [(fr.quad(i), fr.visible(i), cuts[i])
+                                            for i in again], [firsts[i] for i in again])
         for i, v in zip(again, looks):
             verdicts[i] = v
     if zoom and not enrolled:  # a closer look at the index (zoomlook.py; stills)
-        closer = [i for i, v in enumerate(verdicts) if v is not None and v.card is None
-                  and i not in moved and not getattr(cands[i], "face_down", False)]
+        closer = [i for i in range(len(cands)) if fr.unread(i)]
         zoomed = zoomlook.read_zoomed(clf, image, [
-            (_corners(cands[i]), tuple(getattr(cands[i], "index_visible", (True, True))),
-             firsts[i]) for i in closer])
+            (_corners(cands[i]), fr.visible(i), firsts[i]) for i in closer])
         for i, v in zip(closer, zoomed):
             if v is not None:
                 verdicts[i] = v
-    if not enrolled:  # a rank read surely, its suit sign printed beside it (splitindex.py)
-        for i, v in enumerate(verdicts):
-            if (v is not None and v.card is None and i not in moved
-                    and not getattr(cands[i], "face_down", False)):
-                split = splitindex.read_split(
-                    image, _corners(cands[i]),
-                    tuple(getattr(cands[i], "index_visible", (True, True))), cuts[i],
-                    firsts[i], clf.calibration)
-                if split is not None:
-                    verdicts[i] = split
+    if not enrolled:  # a rank read surely, its suit sign printed beside it
+        witnesses.give_split(fr)
     kept: dict[str, Any] = {} if known is None and found is None else {
         "known": known, "found": found}
-    verdicts = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
+    fr.verdicts[:] = decksuits.settle_suits(verdicts, cuts, firsts, clf.calibration, **kept)
     if sign_cuts and not enrolled:  # unread black cards: their signs at many cuts
-        verdicts = [_by_cut_signs(image, c, v, p, f, clf.calibration) if i not in moved
-                    else v for i, (c, v, p, f) in enumerate(zip(cands, verdicts, cuts, firsts))]
-    spoken: set[int] = set()  # cards a witness spoke against (`refused`)
-    if not enrolled:  # a whole number card whose pips count another rank: not given
-        for i, v in enumerate(verdicts):
-            if (v is not None and v.card is not None and i not in moved
-                    and i not in by_pips
-                    and pipcheck.pips_contradict(image, cands[i], v, firsts[i])):
-                verdicts[i] = CardReading(None, 0.0, None, None)
-                spoken.add(i)
-    for i, v in enumerate(verdicts):  # a black card whose index signs show the other
-        if (v is not None and v.card is not None and i not in moved  # (signsuit.py;
-                and i not in by_pips  # not a card whose pips told its suit)
-                and signsuit.refutes(v, cuts[i], firsts[i])):
-            verdicts[i] = CardReading(None, 0.0, None, None)
-            spoken.add(i)
-    for i in signveto.refused(image, cands, verdicts, firsts, set(moved) | by_pips) \
-            if sign_veto and not enrolled else ():  # (its signs at ten moved cuts)
-        verdicts[i] = CardReading(None, 0.0, None, None)
-        spoken.add(i)
-    shown = {i: (ps, turned_reads[2 * k:2 * k + 2]) for k, (i, (_, ps)) in
-             enumerate(turns.items()) if i in moved}
-    for i, v in enumerate(verdicts):  # ink of the other colour than the card's suit
-        if v is not None and v.card is not None and inkcolour.speaks_against(
-                v, *shown.get(i, (cuts[i], firsts[i])), certain=ink_certain):
-            verdicts[i] = CardReading(None, 0.0, None, None)
-            spoken.add(i)
-    for i, v in enumerate(verdicts):  # a corner naming it lies on a back's lattice
-        if lattice and v is not None and v.card is not None and backpattern.reads_a_back(
-                v, *shown.get(i, (cuts[i], firsts[i]))):
-            verdicts[i] = CardReading(None, 0.0, None, None)
-            spoken.add(i)
+        witnesses.give_by_cut_signs(fr)
+    spoken = witnesses.refuse(fr, enrolled=enrolled, sign_veto=sign_veto, lattice=lattice,
+                              ink_certain=ink_certain)
     if refused is not None:
         refused.update(spoken)
-    for i, v in enumerate(verdicts):  # an outline round two cards read at one corner
-        if (v is not None and v.card is not None and i not in moved and i not in by_pips
-                and onecorner.two_cards_in_one(cands, i, v, firsts[i], image.shape)):
-            verdicts[i] = CardReading(None, 0.0, None, None)
+    witnesses.drop_two_in_one(fr, image.shape)
     out = []
     for i, (cand, v) in enumerate(zip(cands, verdicts)):
         corners = _points(moved[i]) if i in moved else _corners(cand)
